@@ -1,0 +1,45 @@
+import { defineConfig } from 'vitest/config';
+import swc from 'unplugin-swc';
+import { resolve } from 'node:path';
+
+const alias = Object.fromEntries(
+  ['config', 'persistence', 'messaging', 'http', 'redis', 'signing', 'consumption', 'crypto', 'contracts'].map(
+    (lib) => [`@meter/${lib}`, resolve(__dirname, `libs/${lib}/src`)],
+  ),
+);
+alias['@meter/testing'] = resolve(__dirname, 'test/harness');
+
+// SWC instead of esbuild: Nest's dependency injection needs emitDecoratorMetadata.
+const plugins = [swc.vite({ module: { type: 'es6' } })];
+
+export default defineConfig({
+  plugins,
+  resolve: { alias },
+  test: {
+    globalSetup: ['test/harness/global-setup.ts'],
+    projects: [
+      {
+        plugins,
+        resolve: { alias },
+        test: {
+          name: 'unit',
+          include: ['libs/**/*.spec.ts', 'apps/**/*.spec.ts'],
+          exclude: ['**/*.int.spec.ts', 'node_modules/**', 'dist/**'],
+        },
+      },
+      {
+        plugins,
+        resolve: { alias },
+        test: {
+          name: 'integration',
+          include: ['libs/**/*.int.spec.ts', 'apps/**/*.int.spec.ts', 'test/**/*.e2e.spec.ts'],
+          globalSetup: ['test/harness/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: true,
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
