@@ -16,7 +16,6 @@ export default defineConfig({
   plugins,
   resolve: { alias },
   test: {
-    globalSetup: ['test/harness/global-setup.ts'],
     projects: [
       {
         plugins,
