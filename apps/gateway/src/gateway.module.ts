@@ -1,0 +1,24 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { ConfigModule, type AppConfig } from '@meter/config';
+import { platformStreams } from '@meter/contracts';
+import { HttpCoreModule } from '@meter/http';
+import { NatsModule } from '@meter/messaging';
+import { PersistenceModule } from '@meter/persistence';
+import { RedisModule } from '@meter/redis';
+
+/** The signed consumption API: reads the ingest read model, limits in Redis, credentials from auth events. */
+@Module({})
+export class GatewayModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: GatewayModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        HttpCoreModule,
+        PersistenceModule.forService('gateway', { schema: 'ingest' }),
+        RedisModule.forService('gateway'),
+        NatsModule.forService('gateway', (bus) => ({ streams: [platformStreams(bus).authEvents], consumers: [] })),
+      ],
+    };
+  }
+}

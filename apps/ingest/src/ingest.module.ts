@@ -1,0 +1,26 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { ConfigModule, type AppConfig } from '@meter/config';
+import { platformStreams } from '@meter/contracts';
+import { HttpCoreModule } from '@meter/http';
+import { NatsModule } from '@meter/messaging';
+import { PersistenceModule } from '@meter/persistence';
+import { ingestStore } from './migrations';
+
+/** Readings and device events from JetStream into the Postgres read model. */
+@Module({})
+export class IngestModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: IngestModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        HttpCoreModule,
+        PersistenceModule.forService('ingest', ingestStore),
+        NatsModule.forService('ingest', (bus) => {
+          const streams = platformStreams(bus);
+          return { streams: [streams.readings, streams.deadLetters], consumers: [] };
+        }),
+      ],
+    };
+  }
+}

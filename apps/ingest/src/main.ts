@@ -1,0 +1,9 @@
+import { runService } from '@meter/platform';
+import { IngestModule } from './ingest.module';
+
+void runService({
+  name: 'ingest',
+  port: (config) => config.INGEST_PORT,
+  dependencies: ['postgres', 'nats'],
+  module: (config) => IngestModule.forRoot(config),
+});

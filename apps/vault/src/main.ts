@@ -1,0 +1,9 @@
+import { runService } from '@meter/platform';
+import { VaultModule } from './vault.module';
+
+void runService({
+  name: 'vault',
+  port: (config) => config.VAULT_PORT,
+  dependencies: ['postgres', 'nats'],
+  module: (config) => VaultModule.forRoot(config),
+});

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
+
+const url = (protocols: string[], fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .refine((value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+
+const positiveInt = (fallback: number, max: number) => z.coerce.number().int().min(1).max(max).default(fallback);
+
+const cidrList = z
+  .string()
+  .default('')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry.length > 0),
+  );
+
+/**
+ * Every environment variable the platform reads, with the local defaults of
+ * contract section 1. One schema: it validates at start and types the code.
+ */
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    DATABASE_URL: url(['postgres:', 'postgresql:'], 'postgres://postgres@127.0.0.1:5432/meter'),
+    DB_POOL_SIZE: positiveInt(10, 200),
+    REDIS_URL: url(['redis:', 'rediss:'], 'redis://127.0.0.1:6379'),
+    REDIS_KEY_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_:-]{0,64}$/, 'must be up to 64 characters of [A-Za-z0-9_:-]')
+      .default('meter:'),
+    NATS_URL: url(['nats:', 'tls:', 'ws:', 'wss:'], 'nats://127.0.0.1:4222'),
+    BUS_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{0,32}$/, 'must be up to 32 characters of [A-Za-z0-9_-]')
+      .default(''),
+    HTTP_HOST: z.string().min(1).default('0.0.0.0'),
+    GATEWAY_PORT: port(8080),
+    AUTH_PORT: port(8081),
+    VAULT_PORT: port(8082),
+    INGEST_PORT: port(8083),
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(10_000),
+    RATE_LIMIT_PER_MINUTE: positiveInt(60, 1_000_000),
+    SESSION_TTL_SECONDS: positiveInt(3600, 7 * 24 * 3600),
+    TRUSTED_PROXIES: cidrList,
+    DATA_DIR: z.string().min(1).default('.data'),
+    CREDENTIAL_KEYRING: z.string().min(1).optional(),
+    VAULT_ROOT_KEYRING: z.string().min(1).optional(),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV !== 'production') return;
+    for (const name of ['CREDENTIAL_KEYRING', 'VAULT_ROOT_KEYRING'] as const) {
+      if (!env[name]) {
+        ctx.addIssue({ code: 'custom', path: [name], message: 'is required when NODE_ENV=production' });
+      }
+    }
+  });
+
+export type AppConfig = z.infer<typeof envSchema>;

@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import { Metrics } from './metrics';
+import { REQUEST_ID_HEADER } from './request-id';
+
+const QUIET_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
+
+/** Echoes the request id, times every answer, logs one line per request. */
+export function installHttpHooks(fastify: FastifyInstance, metrics: Metrics): void {
+  fastify.addHook('onRequest', async (request, reply) => {
+    void reply.header(REQUEST_ID_HEADER, request.id);
+  });
+  fastify.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions?.url ?? 'unmatched';
+    const seconds = reply.elapsedTime / 1000;
+    metrics.httpDuration.observe({ method: request.method, route, status_code: String(reply.statusCode) }, seconds);
+    if (QUIET_ROUTES.has(route)) return;
+    request.log.info(
+      { method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 },
+      'request completed',
+    );
+  });
+}

@@ -1,0 +1,37 @@
+import { JetStreamApiCodes, JetStreamApiError, type JetStreamManager, type StreamInfo } from '@nats-io/jetstream';
+import { nanos } from '@nats-io/nats-core';
+import type { StreamSpec } from '@meter/contracts';
+
+/** Creates the stream, or brings its subjects and limits up to date. Safe to call from every replica. */
+export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec): Promise<StreamInfo> {
+  const wanted = {
+    subjects: spec.subjects,
+    max_age: nanos(spec.maxAgeSeconds * 1000),
+    duplicate_window: nanos(spec.duplicateWindowSeconds * 1000),
+  };
+  try {
+    const info = await jsm.streams.info(spec.name);
+    const same =
+      sameSet(info.config.subjects ?? [], spec.subjects) &&
+      info.config.max_age === wanted.max_age &&
+      info.config.duplicate_window === wanted.duplicate_window;
+    return same ? info : await jsm.streams.update(spec.name, wanted);
+  } catch (error) {
+    if (!isNotFound(error, JetStreamApiCodes.StreamNotFound)) throw error;
+    try {
+      return await jsm.streams.add({ name: spec.name, ...wanted });
+    } catch (addError) {
+      // Another replica created it between our info and add.
+      if (addError instanceof JetStreamApiError && /already in use/i.test(addError.message)) return jsm.streams.info(spec.name);
+      throw addError;
+    }
+  }
+}
+
+export function isNotFound(error: unknown, code: number): boolean {
+  return error instanceof JetStreamApiError && error.code === code;
+}
+
+function sameSet(a: string[], b: string[]): boolean {
+  return a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
+}

@@ -1,0 +1,4 @@
+export * from './connect-nats';
+export * from './ensure-stream';
+export * from './ensure-consumer';
+export * from './nats.module';

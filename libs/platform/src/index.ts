@@ -1,0 +1,2 @@
+export * from './preflight';
+export * from './run-service';

@@ -1,0 +1,2 @@
+export * from './create-redis';
+export * from './redis.module';

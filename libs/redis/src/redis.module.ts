@@ -1,0 +1,60 @@
+import { Global, Inject, Injectable, Logger, Module, type DynamicModule, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@meter/config';
+import { ReadinessRegistry } from '@meter/http';
+import type Redis from 'ioredis';
+import { createRedis } from './create-redis';
+
+export const REDIS = Symbol('REDIS');
+
+@Injectable()
+class RedisLifecycle implements OnModuleInit, OnApplicationShutdown {
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(ReadinessRegistry) private readonly readiness: ReadinessRegistry,
+  ) {}
+
+  onModuleInit() {
+    this.readiness.register({
+      name: 'redis',
+      check: async () => {
+        if (this.redis.status !== 'ready') throw new Error(`connection ${this.redis.status}`);
+        await this.redis.ping();
+      },
+    });
+  }
+
+  async onApplicationShutdown() {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}
+
+/** The process's Redis connection (token `REDIS`), checked by `/readyz`. */
+@Global()
+@Module({})
+export class RedisModule {
+  static forService(service: string): DynamicModule {
+    const logger = new Logger('redis');
+    let lastReport = 0;
+    return {
+      module: RedisModule,
+      providers: [
+        {
+          provide: REDIS,
+          inject: [APP_CONFIG],
+          useFactory: (config: AppConfig) =>
+            createRedis(config.REDIS_URL, {
+              connectionName: service,
+              onError: (error) => {
+                // ioredis reports every reconnect attempt; one line per 10 s is enough.
+                if (Date.now() - lastReport < 10_000) return;
+                lastReport = Date.now();
+                logger.warn(`redis unavailable: ${error.message}`);
+              },
+            }),
+        },
+        RedisLifecycle,
+      ],
+      exports: [REDIS],
+    };
+  }
+}

@@ -1,0 +1,47 @@
+import { defineConfig } from 'vitest/config';
+import swc from 'unplugin-swc';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+const alias = Object.fromEntries(
+  ['config', 'persistence', 'messaging', 'http', 'redis', 'signing', 'consumption', 'crypto', 'contracts', 'platform'].map(
+    (lib) => [`@meter/${lib}`, resolve(root, `libs/${lib}/src`)],
+  ),
+);
+alias['@meter/testing'] = resolve(root, 'test/harness');
+
+// SWC instead of esbuild: Nest's dependency injection needs emitDecoratorMetadata.
+const plugins = [swc.vite({ module: { type: 'es6' } })];
+
+export default defineConfig({
+  plugins,
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        plugins,
+        resolve: { alias },
+        test: {
+          name: 'unit',
+          include: ['libs/**/*.spec.ts', 'apps/**/*.spec.ts'],
+          exclude: ['**/*.int.spec.ts', 'node_modules/**', 'dist/**'],
+        },
+      },
+      {
+        plugins,
+        resolve: { alias },
+        test: {
+          name: 'integration',
+          include: ['libs/**/*.int.spec.ts', 'apps/**/*.int.spec.ts', 'test/**/*.e2e.spec.ts'],
+          globalSetup: ['test/harness/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: true,
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
