@@ -26,7 +26,9 @@ export function toProblem(error: unknown, requestId?: string): { problem: Proble
   }
   if (error instanceof HttpException) {
     const status = error.getStatus();
-    return { problem: fromStatus(status, messageOf(error.getResponse()) ?? error.message, requestId), headers: {} };
+    const problem = fromStatus(status, messageOf(error.getResponse()) ?? error.message, requestId);
+    // Nest's own 400s come from parsing the body (broken JSON, poisoned keys).
+    return { problem: status === 400 ? withErrors(problem, 'body', problem.detail) : problem, headers: {} };
   }
   const fastifyError = error as FastifyLikeError;
   if (typeof fastifyError?.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {

@@ -1,2 +1,3 @@
 export * from './preflight';
+export * from './create-http-app';
 export * from './run-service';

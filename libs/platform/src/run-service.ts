@@ -1,14 +1,9 @@
-import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { DynamicModule, Type } from '@nestjs/common';
-import { LogController } from 'fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfigOrExit, type AppConfig } from '@meter/config';
-import { createLogger, installHttpHooks, Metrics, PinoNestLogger, requestIdFor } from '@meter/http';
+import { createLogger } from '@meter/http';
+import { createHttpApp } from './create-http-app';
 import { DependencyUnreachable, preflight, type Dependency } from './preflight';
-
-/** The gateway's and management API's body limit; larger bodies get 413. */
-export const BODY_LIMIT_BYTES = 64 * 1024;
 
 export interface ServiceDefinition {
   name: 'gateway' | 'auth' | 'vault' | 'ingest';
@@ -41,19 +36,7 @@ export async function runService(definition: ServiceDefinition): Promise<void> {
 
   let app: NestFastifyApplication;
   try {
-    const adapter = new FastifyAdapter({
-      loggerInstance: logger,
-      bodyLimit: BODY_LIMIT_BYTES,
-      genReqId: requestIdFor,
-      // Our own onResponse hook logs one line per request, without probe noise.
-      logController: new LogController({ disableRequestLogging: true }),
-      return503OnClosing: true,
-    });
-    app = await NestFactory.create<NestFastifyApplication>(definition.module(config), adapter, {
-      logger: new PinoNestLogger(logger),
-      abortOnError: false,
-    });
-    installHttpHooks(app.getHttpAdapter().getInstance(), app.get(Metrics));
+    app = await createHttpApp(definition.module(config), logger);
     await definition.configure?.(app, config);
     await app.listen({ port: definition.port(config), host: config.HTTP_HOST });
   } catch (error) {

@@ -44,6 +44,7 @@ export class RedisModule {
           useFactory: (config: AppConfig) =>
             createRedis(config.REDIS_URL, {
               connectionName: service,
+              keyPrefix: config.REDIS_KEY_PREFIX,
               onError: (error) => {
                 // ioredis reports every reconnect attempt; one line per 10 s is enough.
                 if (Date.now() - lastReport < 10_000) return;

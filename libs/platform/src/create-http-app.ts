@@ -1,0 +1,28 @@
+import 'reflect-metadata';
+import type { DynamicModule, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { LogController } from 'fastify';
+import type { Logger } from 'pino';
+import { installHttpHooks, Metrics, PinoNestLogger, requestIdFor } from '@meter/http';
+
+/** The body limit of every HTTP process; larger bodies get 413 problem+json. */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** Nest on Fastify, set up the same way for every process and for in-process tests. */
+export async function createHttpApp(module: Type | DynamicModule, logger: Logger): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    loggerInstance: logger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: requestIdFor,
+    // Our own onResponse hook logs one line per request, without probe noise.
+    logController: new LogController({ disableRequestLogging: true }),
+    return503OnClosing: true,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
+    logger: new PinoNestLogger(logger),
+    abortOnError: false,
+  });
+  installHttpHooks(app.getHttpAdapter().getInstance(), app.get(Metrics));
+  return app;
+}

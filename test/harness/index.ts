@@ -1,0 +1,5 @@
+export * from './infra-urls';
+export * from './isolated-infra';
+export * from './free-port';
+export * from './tcp-proxy';
+export * from './platform-process';

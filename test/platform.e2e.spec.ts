@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, freePort, httpStatus, isolatedInfra, PlatformProcess, TcpProxy, type IsolatedInfra } from '@meter/testing';
+
+const SERVICES = ['gateway', 'auth', 'vault', 'ingest'] as const;
+
+describe('the platform as `npm start` runs it', () => {
+  let infra: IsolatedInfra;
+  let ports: Record<(typeof SERVICES)[number], number>;
+  let platform: PlatformProcess;
+
+  beforeAll(async () => {
+    infra = await isolatedInfra({ migrate: false });
+    ports = { gateway: await freePort(), auth: await freePort(), vault: await freePort(), ingest: await freePort() };
+    platform = PlatformProcess.start(
+      'scripts/start.js',
+      infra.env({
+        GATEWAY_PORT: String(ports.gateway),
+        AUTH_PORT: String(ports.auth),
+        VAULT_PORT: String(ports.vault),
+        INGEST_PORT: String(ports.ingest),
+        LOG_LEVEL: 'info',
+      }),
+    );
+  });
+
+  afterAll(async () => {
+    await platform?.stop();
+    await infra?.cleanup();
+  });
+
+  it('migrates, then brings the four processes to ready within 30 s', async () => {
+    for (const service of SERVICES) {
+      await eventually(async () => (await httpStatus(`http://127.0.0.1:${ports[service]}/readyz`)) === 200, 30_000, `${service} ready`).catch(
+        (error: Error) => {
+          throw new Error(`${error.message}\n${platform.log()}`);
+        },
+      );
+    }
+    expect(platform.log()).toMatch(/migrate auth: applied CreateSchemaAuth/);
+  });
+
+  it('serves the probes and metrics on every process', async () => {
+    for (const service of SERVICES) {
+      const base = `http://127.0.0.1:${ports[service]}`;
+      expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'ok' });
+      const ready = await (await fetch(`${base}/readyz`)).json();
+      expect(ready.status).toBe('ready');
+      expect(Object.keys(ready.checks)).toEqual(expect.arrayContaining(['postgres', 'nats']));
+      const metrics = await (await fetch(`${base}/metrics`)).text();
+      expect(metrics).toContain('process_resident_memory_bytes');
+      expect(metrics).toContain('http_request_duration_seconds_bucket');
+    }
+    const gatewayChecks = (await (await fetch(`http://127.0.0.1:${ports.gateway}/readyz`)).json()).checks;
+    expect(Object.keys(gatewayChecks).sort()).toEqual(['nats', 'postgres', 'redis']);
+  });
+
+  it('logs JSON lines prefixed with the process name', () => {
+    const line = platform.output.find((l) => l.startsWith('[gateway]') && l.includes('"msg":"gateway listening"'));
+    expect(line).toBeDefined();
+    expect(JSON.parse(line!.replace(/^\[gateway\]\s*/, ''))).toMatchObject({ service: 'gateway', level: 30 });
+  });
+
+  it('stops all four within 10 s of SIGTERM, closing their ports', async () => {
+    const sent = Date.now();
+    platform.signal('SIGTERM');
+    const exit = await platform.exited;
+    expect(exit.code).toBe(0);
+    expect(exit.at - sent).toBeLessThan(10_000);
+    for (const service of SERVICES) {
+      expect(platform.log()).toMatch(new RegExp(`\\[${service}\\s*\\].*"msg":"stopped"`));
+      await expect(httpStatus(`http://127.0.0.1:${ports[service]}/healthz`)).rejects.toThrow();
+    }
+  });
+});
+
+describe('readiness follows the dependencies', () => {
+  let infra: IsolatedInfra;
+  let redis: TcpProxy;
+  let gateway: PlatformProcess;
+  let port: number;
+
+  beforeAll(async () => {
+    infra = await isolatedInfra();
+    redis = await TcpProxy.to(infra.redisUrl, await freePort());
+    port = await freePort();
+    gateway = PlatformProcess.start('apps/gateway/src/main.js', infra.env({ GATEWAY_PORT: String(port), REDIS_URL: redis.via(infra.redisUrl) }));
+    await eventually(async () => (await httpStatus(`http://127.0.0.1:${port}/readyz`)) === 200, 30_000, 'gateway ready');
+  });
+
+  afterAll(async () => {
+    await gateway?.stop();
+    await redis?.close();
+    await infra?.cleanup();
+  });
+
+  it('answers 503 naming Redis while Redis is away, and 200 once it is back', async () => {
+    await redis.cut();
+    const down = await eventually(
+      async () => {
+        const response = await fetch(`http://127.0.0.1:${port}/readyz`);
+        return response.status === 503 ? response : false;
+      },
+      10_000,
+      'readyz 503',
+    );
+    expect(down.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const problem = await down.json();
+    expect(problem).toMatchObject({ status: 503, code: 'not_ready', failed: ['redis'] });
+    expect(problem.detail).toMatch(/redis/);
+    expect(problem.checks.postgres.status).toBe('up');
+
+    await redis.open();
+    await eventually(async () => (await httpStatus(`http://127.0.0.1:${port}/readyz`)) === 200, 15_000, 'readyz back to 200');
+    expect(gateway.running).toBe(true);
+  });
+});
+
+describe('start-up refuses what cannot work', () => {
+  it('stops at once naming an unreachable server and the URL tried', async () => {
+    const infra = await isolatedInfra({ migrate: false });
+    try {
+      const closedPort = await freePort();
+      const start = PlatformProcess.start('scripts/start.js', infra.env({ NATS_URL: `nats://127.0.0.1:${closedPort}` }));
+      const exit = await start.exited;
+      expect(exit.code).toBe(1);
+      expect(start.log()).toContain(`cannot reach NATS at nats://127.0.0.1:${closedPort}`);
+    } finally {
+      await infra.cleanup();
+    }
+  });
+
+  it('stops a process with one line naming a bad variable', async () => {
+    const gateway = PlatformProcess.start('apps/gateway/src/main.js', { GATEWAY_PORT: 'eighty' });
+    const exit = await gateway.exited;
+    expect(exit.code).toBe(78);
+    expect(gateway.output).toEqual([expect.stringMatching(/^invalid configuration: GATEWAY_PORT /)]);
+  });
+});
