@@ -1,2 +1,3 @@
 export * from './bus';
 export * from './streams';
+export * from './auth-events';

@@ -1,0 +1,12 @@
+/** One CLI command: `npm run cli -- <name> [args]`. */
+export interface Command {
+  /** Words after `cli`, e.g. `org create` or `migrate`. */
+  name: string;
+  summary: string;
+  /** Usage details printed by `<name> --help`. */
+  usage?: string;
+  run(args: string[]): Promise<void>;
+}
+
+/** Thrown for a wrong invocation: printed with the usage, exit code 2. */
+export class UsageError extends Error {}

@@ -1,0 +1,5 @@
+import type { Command } from '../command';
+import { migrateCommand } from './migrate.command';
+
+/** Every command of the CLI; `--help` lists them in this order. */
+export const COMMANDS: Command[] = [migrateCommand];
