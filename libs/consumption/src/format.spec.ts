@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { dataPointDate, displayValue, formatDecimal, formatWithUnit, roundDecimal } from './format';
+
+describe('formatDecimal', () => {
+  it.each<[number, number, string]>([
+    [12.345, 3, '12.345'],
+    [12.3, 3, '12.300'],
+    [0, 3, '0.000'],
+    [-0, 3, '0.000'],
+    [-0.0004, 3, '0.000'],
+    [-0.0005, 3, '-0.001'],
+    [0.0005, 3, '0.001'],
+    [0.1 + 0.2, 3, '0.300'],
+    [0.1 + 0.2, 17, '0.30000000000000000'],
+    [(0.1 + 0.2) * 10, 0, '3'],
+    [1.005, 2, '1.01'],
+    [8.345, 2, '8.35'],
+    [1.0005, 3, '1.001'],
+    [1.0004999, 3, '1.000'],
+    [2.5, 0, '3'],
+    [-2.5, 0, '-3'],
+    [0.125, 2, '0.13'],
+    [9.9996, 3, '10.000'],
+    [999.95, 1, '1000.0'],
+    [1234567.891, 2, '1234567.89'],
+    [-1234.56, 1, '-1234.6'],
+    [123, 0, '123'],
+    [0.000001, 3, '0.000'],
+    [1e-7, 8, '0.00000010'],
+    [1e21, 0, '1000000000000000000000'],
+  ])('%s to %i places -> %s', (value, places, expected) => {
+    expect(formatDecimal(value, places)).toBe(expected);
+  });
+
+  it.each<[number, number]>([
+    [Number.NaN, 3],
+    [Number.POSITIVE_INFINITY, 3],
+    [1, -1],
+    [1, 1.5],
+    [1, 21],
+  ])('refuses %s with %s places', (value, places) => {
+    expect(() => formatDecimal(value, places)).toThrow(RangeError);
+  });
+});
+
+describe('roundDecimal', () => {
+  it.each<[number, number, number]>([
+    [1.005, 2, 1.01],
+    [-0.0004, 3, 0],
+    [2.675, 2, 2.68],
+    [77.49999999999999, 2, 77.5],
+  ])('%s to %i places -> %s', (value, places, expected) => {
+    expect(Object.is(roundDecimal(value, places), expected)).toBe(true);
+  });
+});
+
+describe('displayValue', () => {
+  it.each<[number, string]>([
+    [1234.5, '1,234.5'],
+    [0, '0.0'],
+    [-0, '0.0'],
+    [0.04, '0.0'],
+    [-0.04, '0.0'],
+    [0.05, '0.1'],
+    [12, '12.0'],
+    [100, '100.0'],
+    [999.95, '1,000.0'],
+    [100000, '100,000.0'],
+    [1234567.25, '1,234,567.3'],
+    [-1234.56, '-1,234.6'],
+  ])('%s -> %s', (value, expected) => {
+    expect(displayValue(value)).toBe(expected);
+  });
+});
+
+describe('formatWithUnit', () => {
+  it.each<[number, number, string, string]>([
+    [12.345, 3, 'm³', '12.345 m³'],
+    [1234.5678, 3, 'm³', '1,234.568 m³'],
+    [0, 0, 'L', '0 L'],
+    [1234567, 0, 'L', '1,234,567 L'],
+    [5, 2, '', '5.00'],
+  ])('%s, %i places, %j -> %s', (value, places, unit, expected) => {
+    expect(formatWithUnit(value, places, unit)).toBe(expected);
+  });
+});
+
+describe('dataPointDate', () => {
+  it('is local midnight in the spec notation', () => {
+    expect(dataPointDate('2026-03-01')).toBe('2026-03-01 00:00:00.000');
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * Decimal text for the API. Numbers are rounded half away from zero after
+ * trimming binary noise to 15 significant digits (all a double holds
+ * reliably), so 0.1 + 0.2 prints 0.3 and 1.0005 (stored as 1.000499…) rounds
+ * to 1.001, as a person reading the decimal would expect.
+ */
+
+const MAX_DECIMALS = 20;
+
+/** Fixed decimals, no grouping: `12.345`. Never `-0.000`. */
+export function formatDecimal(value: number, decimalPlaces: number): string {
+  if (!Number.isFinite(value)) throw new RangeError(`not a finite number: ${value}`);
+  if (!Number.isInteger(decimalPlaces) || decimalPlaces < 0 || decimalPlaces > MAX_DECIMALS) {
+    throw new RangeError(`decimal places must be 0..${MAX_DECIMALS}: ${decimalPlaces}`);
+  }
+  const scaled = scaledInteger(Math.abs(value), decimalPlaces);
+  if (scaled === 0n) return decimalPlaces === 0 ? '0' : `0.${'0'.repeat(decimalPlaces)}`;
+  const digits = scaled.toString().padStart(decimalPlaces + 1, '0');
+  const whole = digits.slice(0, digits.length - decimalPlaces);
+  const fraction = digits.slice(digits.length - decimalPlaces);
+  return `${value < 0 ? '-' : ''}${whole}${decimalPlaces > 0 ? `.${fraction}` : ''}`;
+}
+
+/** The same rounding as `formatDecimal`, as a number (for JSON number fields). */
+export function roundDecimal(value: number, decimalPlaces: number): number {
+  return Number(formatDecimal(value, decimalPlaces));
+}
+
+/** Panels' `display_value`: thousands separator and one decimal, `1,234.5`. */
+export function displayValue(value: number): string {
+  return groupThousands(formatDecimal(value, 1));
+}
+
+/** `value_fmt`: the value with its decimal places, grouped like display_value, then the unit: `1,234.567 m³`. */
+export function formatWithUnit(value: number, decimalPlaces: number, unit: string): string {
+  const number = groupThousands(formatDecimal(value, decimalPlaces));
+  return unit === '' ? number : `${number} ${unit}`;
+}
+
+/** `data_points[].date`: the day's local midnight as the spec writes it. */
+export function dataPointDate(date: string): string {
+  return `${date} 00:00:00.000`;
+}
+
+/** round(|value| × 10^places), half away from zero, exact on the decimal digits. */
+function scaledInteger(magnitude: number, places: number): bigint {
+  // "d.dddddddddddddde±x": 15 significant digits.
+  const [mantissa, exponentText] = magnitude.toExponential(14).split('e');
+  const digits = BigInt(mantissa.replace('.', ''));
+  const shift = Number(exponentText) - 14 + places;
+  if (shift >= 0) return digits * 10n ** BigInt(shift);
+  const divisor = 10n ** BigInt(-shift);
+  const quotient = digits / divisor;
+  return (digits % divisor) * 2n >= divisor ? quotient + 1n : quotient;
+}
+
+function groupThousands(decimal: string): string {
+  const [whole, fraction] = decimal.split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return fraction === undefined ? grouped : `${grouped}.${fraction}`;
+}

@@ -1,0 +1,96 @@
+import { consumptionBetween } from './consumption';
+import { Interval } from './interval';
+import { addDays, daysInMonth, formatLocalDate, LocalDate, parseLocalDate } from './local-date';
+import { startOfLocalDay, localDateOf, TimeZone } from './time-zone';
+
+/** Days the 1st of a month averages over, having no completed day of its own (contract 6). */
+export const FIRST_DAY_LOOKBACK_DAYS = 7;
+
+/**
+ * Which completed local days the projection of the current month averages.
+ * A SQL-backed caller sums consumption over [from, to) itself and hands the
+ * number to `projectionFromConsumption`.
+ */
+export interface ProjectionWindow {
+  /** today, local: the date the projection is made on */
+  calculationDate: LocalDate;
+  /** last day of the current month */
+  projectionDate: LocalDate;
+  /** first averaged day */
+  firstDate: LocalDate;
+  /** last averaged day (yesterday) */
+  lastDate: LocalDate;
+  /** epoch ms, start of `firstDate` */
+  from: number;
+  /** epoch ms, start of today: the end of `lastDate` */
+  to: number;
+  daysUsed: number;
+  totalDaysInMonth: number;
+}
+
+/** Field names as the API shows them (spec 2.6); the caller adds unit, currency and device. */
+export interface Projection {
+  days_used_for_calculation: number;
+  total_days_in_month: number;
+  average_daily_consumption: number;
+  projected_value: number;
+  projected_cost: number;
+  calculation_date: LocalDate;
+  projection_date: LocalDate;
+}
+
+/**
+ * Days 1 .. yesterday of the current month; on the 1st, the 7 days before it
+ * (which lie in the previous month). Today is never used: it is incomplete.
+ */
+export function projectionWindow(nowMs: number, zone: TimeZone): ProjectionWindow {
+  const today = localDateOf(nowMs, zone);
+  const { year, month, day } = parseLocalDate(today);
+  const totalDaysInMonth = daysInMonth(year, month);
+  const daysUsed = day === 1 ? FIRST_DAY_LOOKBACK_DAYS : day - 1;
+  const firstDate = addDays(today, -daysUsed);
+  return {
+    calculationDate: today,
+    projectionDate: formatLocalDate({ year, month, day: totalDaysInMonth }),
+    firstDate,
+    lastDate: addDays(today, -1),
+    from: startOfLocalDay(firstDate, zone),
+    to: startOfLocalDay(today, zone),
+    daysUsed,
+    totalDaysInMonth,
+  };
+}
+
+/**
+ * The projection from the consumption of the window's days. Days without
+ * readings count 0, as the contract divides by day of month - 1 regardless.
+ * Numbers are not rounded: round for display, not before multiplying.
+ */
+export function projectionFromConsumption(
+  window: ProjectionWindow,
+  windowConsumption: number,
+  pricePerUnit: number,
+): Projection {
+  const average = windowConsumption / window.daysUsed;
+  const projected = average * window.totalDaysInMonth;
+  return {
+    days_used_for_calculation: window.daysUsed,
+    total_days_in_month: window.totalDaysInMonth,
+    average_daily_consumption: average,
+    projected_value: projected,
+    projected_cost: projected * pricePerUnit,
+    calculation_date: window.calculationDate,
+    projection_date: window.projectionDate,
+  };
+}
+
+/** Contract 6 projection of the current local month from one channel's intervals. */
+export function projectMonth(
+  intervals: readonly Interval[],
+  nowMs: number,
+  zone: TimeZone,
+  pricePerUnit: number,
+): Projection {
+  const window = projectionWindow(nowMs, zone);
+  return projectionFromConsumption(window, consumptionBetween(intervals, window.from, window.to), pricePerUnit);
+}
