@@ -25,6 +25,8 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'unit',
+          // Unit specs first: they need no servers and fail fastest.
+          sequence: { groupOrder: 0 },
           include: ['libs/**/*.spec.ts', 'apps/**/*.spec.ts'],
           exclude: ['**/*.int.spec.ts', 'node_modules/**', 'dist/**'],
         },
@@ -34,6 +36,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'integration',
+          sequence: { groupOrder: 1 },
           include: ['libs/**/*.int.spec.ts', 'apps/**/*.int.spec.ts', 'test/**/*.e2e.spec.ts'],
           globalSetup: ['test/harness/global-setup.ts'],
           testTimeout: 60_000,
