@@ -1,5 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import swc from 'unplugin-swc';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,16 +11,13 @@ const alias = Object.fromEntries(
 );
 alias['@meter/testing'] = resolve(root, 'test/harness');
 
-// SWC instead of esbuild: Nest's dependency injection needs emitDecoratorMetadata.
-const plugins = [swc.vite({ module: { type: 'es6' } })];
-
+// Nest's dependency injection needs emitDecoratorMetadata: Vite 8's Oxc
+// transformer reads experimentalDecorators/emitDecoratorMetadata from tsconfig.json.
 export default defineConfig({
-  plugins,
   resolve: { alias },
   test: {
     projects: [
       {
-        plugins,
         resolve: { alias },
         test: {
           name: 'unit',
@@ -32,7 +28,6 @@ export default defineConfig({
         },
       },
       {
-        plugins,
         resolve: { alias },
         test: {
           name: 'integration',
