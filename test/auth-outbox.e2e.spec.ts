@@ -54,6 +54,10 @@ describe('a crash between commit and publish loses no event', () => {
       const ids = ((await db.query('SELECT event_id FROM auth.events ORDER BY seq')) as { event_id: string }[]).map((r) => r.event_id);
       expect(new Set(messages.map((m) => m.msgId))).toEqual(new Set(ids));
       expect(messages).toHaveLength(ids.length);
+      const metrics = await (await fetch(`${second.base}/metrics`)).text();
+      expect(metrics).toMatch(/^auth_outbox_published_total [1-9]/m);
+      expect(metrics).toMatch(/^auth_outbox_oldest_pending_seconds 0$/m);
+      expect((await (await fetch(`${second.base}/readyz`)).json()).checks.outbox.status).toBe('up');
     } finally {
       await second.process.stop();
     }
