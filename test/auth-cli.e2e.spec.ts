@@ -81,6 +81,19 @@ describe('the real CLI with the built auth process', () => {
     expect(unknown.code).toBe(2);
   });
 
+  it('org create on a database without the auth tables says to migrate first', async () => {
+    const bare = await isolatedInfra({ migrate: false });
+    try {
+      const result = await cli(['org', 'create', '--name', 'X', '--admin-email', 'x@example.test', '--admin-password', 'long enough'], {
+        DATABASE_URL: bare.databaseUrl,
+      });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/auth tables do not exist .*run `npm run migrate`/);
+    } finally {
+      await bare.cleanup();
+    }
+  });
+
   it('keys rotate-credentials (development) adds a key to the dev file and re-seals every live secret under it', async () => {
     for (const name of ['one', 'two', 'revoked']) {
       const response = await call(auth.base, 'POST', '/org-api-credentials', { token, body: { name, type: 'secret', scopes: [SCOPE] } });

@@ -24,6 +24,7 @@ export interface OutboxRelayOptions {
 
 // Only one relay of all replicas publishes at a time, so events leave in log order.
 const RELAY_LOCK = 74_210_301;
+const LISTEN_RETRY_MS = 5000;
 
 /**
  * Moves events from the auth event table (the outbox) to the bus.
@@ -62,6 +63,7 @@ export class OutboxRelay {
     await this.pass?.catch(() => undefined);
     const listener = this.listener;
     this.listener = undefined;
+    listener?.removeAllListeners('end');
     await listener?.end().catch(() => undefined);
   }
 
@@ -135,18 +137,34 @@ export class OutboxRelay {
     return outcome.count;
   }
 
+  /** Polling still delivers without it; the listener only makes delivery prompt, so it is re-tried quietly. */
   private async listen(databaseUrl: string) {
+    if (!this.running) return;
     const client = new Client({ connectionString: databaseUrl, application_name: 'auth-outbox-listener' });
+    let lost = false;
+    const relisten = (why: string) => {
+      if (lost) return;
+      lost = true;
+      if (this.listener === client) this.listener = undefined;
+      void client.end().catch(() => undefined);
+      if (!this.running) return;
+      this.options.log?.warn({ error: why }, 'outbox relay: LISTEN unavailable; polling until it is back');
+      setTimeout(() => void this.listen(databaseUrl), LISTEN_RETRY_MS).unref();
+    };
     client.on('notification', () => this.nudge());
-    // Polling still delivers; the listener only makes it prompt.
-    client.on('error', (error) => this.options.log?.warn({ error: error.message }, 'outbox relay: LISTEN connection lost; polling only'));
+    client.on('error', (error) => relisten(error.message));
+    client.on('end', () => relisten('connection ended'));
     try {
       await client.connect();
       await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+      if (!this.running) {
+        lost = true;
+        await client.end();
+        return;
+      }
       this.listener = client;
     } catch (error) {
-      this.options.log?.warn({ error: (error as Error).message }, 'outbox relay: LISTEN failed; polling only');
-      await client.end().catch(() => undefined);
+      relisten((error as Error).message);
     }
   }
 }
