@@ -170,6 +170,25 @@ describe('API credentials on the built auth process', () => {
     expect(cleared.body.allowed_cidrs).toEqual([]);
   });
 
+  it('serialises concurrent changes of one credential: every change is one event with the next version', async () => {
+    const { body: created } = await create({ name: 'busy', type: 'secret', scopes: [SCOPE] });
+    secrets.push(created.secret_key);
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        call(auth.base, 'PATCH', `/org-api-credentials/${created.id}`, { token: tokenA, body: { allowed_cidrs: [`10.0.${i}.0/24`] } }),
+      ),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(8).fill(200));
+    const versions = ((await db.query('SELECT version FROM auth.events WHERE aggregate_id = $1 ORDER BY version', [created.id])) as { version: number }[]).map(
+      (r) => r.version,
+    );
+    expect(versions).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    const [row] = (await db.query('SELECT version, allowed_cidrs FROM auth.credentials WHERE id = $1', [created.id])) as { version: number; allowed_cidrs: string[] }[];
+    expect(row.version).toBe(9);
+    const [last] = (await db.query(`SELECT payload FROM auth.events WHERE aggregate_id = $1 AND version = 9`, [created.id])) as { payload: { allowed_cidrs: string[] } }[];
+    expect(row.allowed_cidrs).toEqual(last.payload.allowed_cidrs);
+  });
+
   it('revokes (204, idempotent); a subscriber sees it within a second; a revoked credential cannot change', async () => {
     const { body: created } = await create({ name: 'to revoke', type: 'secret', scopes: [SCOPE] });
     secrets.push(created.secret_key);

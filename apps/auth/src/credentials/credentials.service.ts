@@ -92,7 +92,7 @@ export class CredentialsService {
   }
 
   async get(admin: CurrentAdminInfo, id: string) {
-    return credentialView(await this.find(this.dataSource.manager, admin, id));
+    return credentialView(await this.find(this.dataSource.manager, admin, id, false));
   }
 
   /** Revoking a revoked credential changes nothing. The sealed secret is destroyed with the revocation. */
@@ -156,11 +156,16 @@ export class CredentialsService {
     return credentialView(updated);
   }
 
-  /** Another organization's credential is as unknown as one that never existed. */
-  private async find(manager: EntityManager, admin: CurrentAdminInfo, id: string): Promise<CredentialRow> {
+  /**
+   * Another organization's credential is as unknown as one that never
+   * existed. Writers lock the row so concurrent requests queue instead of
+   * failing the version check; the check still guards every other writer.
+   */
+  private async find(manager: EntityManager, admin: CurrentAdminInfo, id: string, forUpdate = true): Promise<CredentialRow> {
     const missing = () => notFound(`no credential ${id} in this organization`);
     if (!CREDENTIAL_ID.test(id)) throw missing();
-    const [row] = (await manager.query(`SELECT ${CREDENTIAL_COLUMNS} FROM auth.credentials WHERE id = $1 AND org_id = $2`, [
+    const lock = forUpdate ? ' FOR UPDATE' : '';
+    const [row] = (await manager.query(`SELECT ${CREDENTIAL_COLUMNS} FROM auth.credentials WHERE id = $1 AND org_id = $2${lock}`, [
       id,
       admin.orgId,
     ])) as CredentialRow[];
