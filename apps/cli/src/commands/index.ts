@@ -1,5 +1,7 @@
 import type { Command } from '../command';
+import { keysRotateCredentialsCommand } from './keys-rotate-credentials.command';
 import { migrateCommand } from './migrate.command';
+import { orgCreateCommand } from './org-create.command';
 
 /** Every command of the CLI; `--help` lists them in this order. */
-export const COMMANDS: Command[] = [migrateCommand];
+export const COMMANDS: Command[] = [migrateCommand, orgCreateCommand, keysRotateCredentialsCommand];
