@@ -5,7 +5,9 @@ import { HttpCoreModule } from '@meter/http';
 import { NatsModule } from '@meter/messaging';
 import { PersistenceModule } from '@meter/persistence';
 import { RedisModule } from '@meter/redis';
+import { EventsModule } from './events/events.module';
 import { authStore } from './migrations';
+import { SessionsModule } from './sessions/sessions.module';
 
 /** The management API: organizations, admin sessions, API credentials, vault routes. */
 @Module({})
@@ -19,6 +21,8 @@ export class AuthModule {
         PersistenceModule.forService('auth', authStore),
         RedisModule.forService('auth'),
         NatsModule.forService('auth', (bus) => ({ streams: [platformStreams(bus).authEvents], consumers: [] })),
+        EventsModule,
+        SessionsModule,
       ],
     };
   }

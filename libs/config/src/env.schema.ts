@@ -54,6 +54,12 @@ export const envSchema = z
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(10_000),
     RATE_LIMIT_PER_MINUTE: positiveInt(60, 1_000_000),
     SESSION_TTL_SECONDS: positiveInt(3600, 7 * 24 * 3600),
+    /** Failed logins allowed per email, and per source address, within LOGIN_THROTTLE_WINDOW_SECONDS. */
+    LOGIN_MAX_FAILURES_PER_EMAIL: positiveInt(5, 1000),
+    LOGIN_MAX_FAILURES_PER_ADDRESS: positiveInt(20, 100_000),
+    LOGIN_THROTTLE_WINDOW_SECONDS: positiveInt(900, 24 * 3600),
+    /** How often the auth outbox relay looks for unpublished events when no notification arrived. */
+    OUTBOX_POLL_MS: positiveInt(1000, 60_000),
     TRUSTED_PROXIES: cidrList,
     DATA_DIR: z.string().min(1).default('.data'),
     CREDENTIAL_KEYRING: z.string().min(1).optional(),

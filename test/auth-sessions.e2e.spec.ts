@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '@meter/crypto';
+import { isolatedInfra, type IsolatedInfra, type PlatformProcess } from '@meter/testing';
+import type { DataSource } from 'typeorm';
+import { authDataSource, call, login, newOrg, startAuth } from './auth-support';
+
+describe('admin sessions on the built auth process', () => {
+  let infra: IsolatedInfra;
+  let db: DataSource;
+  let auth: { process: PlatformProcess; base: string };
+  let org: Awaited<ReturnType<typeof newOrg>>;
+
+  beforeAll(async () => {
+    infra = await isolatedInfra();
+    db = await authDataSource({ DATABASE_URL: infra.databaseUrl }, 'auth-test');
+    auth = await startAuth(infra, { LOGIN_MAX_FAILURES_PER_EMAIL: '3', LOGIN_MAX_FAILURES_PER_ADDRESS: '8', LOGIN_THROTTLE_WINDOW_SECONDS: '60' });
+    org = await newOrg(db);
+  });
+
+  afterAll(async () => {
+    await auth?.process.stop();
+    await db?.destroy();
+    await infra?.cleanup();
+  });
+
+  it('logs in with an opaque token stored only as its hash', async () => {
+    const response = await call(auth.base, 'POST', '/login', { body: { email: org.email.toUpperCase(), password: org.password } });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ access_token: expect.stringMatching(/^mst_[A-Za-z0-9_-]{43}$/), token_type: 'Bearer', expires_in: 3600 });
+    const rows = (await db.query('SELECT token_hash, expires_at - created_at AS ttl FROM auth.sessions')) as { token_hash: string }[];
+    expect(rows.map((r) => r.token_hash)).toContain(sha256Hex(response.body.access_token));
+    const dump = JSON.stringify(await db.query('SELECT * FROM auth.sessions')) + JSON.stringify(await db.query('SELECT * FROM auth.events'));
+    expect(dump).not.toContain(response.body.access_token);
+  });
+
+  it('answers an unknown email and a wrong password with the same 401', async () => {
+    const unknown = await call(auth.base, 'POST', '/login', { body: { email: 'nobody@example.test', password: 'whatever1' } });
+    const wrong = await call(auth.base, 'POST', '/login', { body: { email: org.email, password: 'wrong password' } });
+    expect(unknown.status).toBe(401);
+    expect(wrong.status).toBe(401);
+    const strip = (body: Record<string, unknown>) => ({ ...body, request_id: undefined });
+    expect(strip(unknown.body)).toEqual(strip(wrong.body));
+    expect(unknown.body.code).toBe('invalid_credentials');
+    expect(unknown.headers.get('content-type')).toMatch(/application\/problem\+json/);
+    // A successful login resets the email's failure count for the next test.
+    await login(auth.base, org.email, org.password);
+  });
+
+  it('rejects bad login bodies naming the field', async () => {
+    const cases: [unknown, string][] = [
+      [{ email: org.email }, 'password'],
+      [{ email: org.email, password: 5 }, 'password'],
+      [{ email: org.email, password: 'x', admin: true }, 'admin'],
+      [[], 'body'],
+    ];
+    for (const [body, field] of cases) {
+      const response = await call(auth.base, 'POST', '/login', { body });
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(response.body.code).toBe('validation_failed');
+      expect(response.body.errors.map((e: { field: string }) => e.field)).toContain(field);
+    }
+    const broken = await call(auth.base, 'POST', '/login', { body: '{"email": ' });
+    expect(broken.status).toBe(400);
+    expect(broken.body.errors[0].field).toBe('body');
+    const huge = await call(auth.base, 'POST', '/login', { body: { email: org.email, password: 'x'.repeat(70 * 1024) } });
+    expect(huge.status).toBe(413);
+  });
+
+  it('guards routes: missing, malformed, unknown, ended and expired tokens are 401', async () => {
+    expect((await call(auth.base, 'POST', '/logout')).body.code).toBe('missing_authorization');
+    expect((await call(auth.base, 'POST', '/logout', { headers: { authorization: 'Basic abc' } })).body.code).toBe('malformed_authorization');
+    expect((await call(auth.base, 'POST', '/logout', { token: 'mst_unknown' })).body.code).toBe('invalid_session');
+
+    const token = await login(auth.base, org.email, org.password);
+    expect((await call(auth.base, 'POST', '/logout', { token })).status).toBe(204);
+    const again = await call(auth.base, 'POST', '/logout', { token });
+    expect(again.status).toBe(401);
+    expect(again.body.code).toBe('invalid_session');
+
+    const expiring = await login(auth.base, org.email, org.password);
+    await db.query(`UPDATE auth.sessions SET expires_at = now() - interval '1 second' WHERE token_hash = $1`, [sha256Hex(expiring)]);
+    expect((await call(auth.base, 'POST', '/logout', { token: expiring })).body.code).toBe('invalid_session');
+  });
+
+  it('records session and logout events without the token', async () => {
+    const types = ((await db.query('SELECT type FROM auth.events ORDER BY seq')) as { type: string }[]).map((r) => r.type);
+    expect(types).toEqual(expect.arrayContaining(['organization.created', 'admin.created', 'session.started', 'session.ended']));
+  });
+
+  it('throttles failed logins per email with 429 and Retry-After, even for the right password', async () => {
+    const victim = await newOrg(db);
+    for (let i = 0; i < 3; i++) {
+      expect((await call(auth.base, 'POST', '/login', { body: { email: victim.email, password: `wrong ${i}` } })).status).toBe(401);
+    }
+    const blocked = await call(auth.base, 'POST', '/login', { body: { email: victim.email, password: victim.password } });
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.code).toBe('rate_limited');
+    const retryAfter = Number(blocked.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    // Another email from the same address still works until the address limit.
+    const other = await newOrg(db);
+    expect((await call(auth.base, 'POST', '/login', { body: { email: other.email, password: other.password } })).status).toBe(200);
+  });
+
+  it('throttles failed logins per source address across emails', async () => {
+    const target = await newOrg(db);
+    let status = 0;
+    // 3 failures came from the test before; the address limit is 8.
+    for (let i = 0; i < 8 && status !== 429; i++) {
+      status = (await call(auth.base, 'POST', '/login', { body: { email: `spray${i}@example.test`, password: 'guess guess' } })).status;
+    }
+    expect(status).toBe(429);
+    const blocked = await call(auth.base, 'POST', '/login', { body: { email: target.email, password: target.password } });
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  });
+});

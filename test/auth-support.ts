@@ -1,0 +1,66 @@
+import { INSECURE_TEST_PASSWORD_PARAMS } from '@meter/crypto';
+import type { DataSource } from 'typeorm';
+import { authDataSource } from '../apps/auth/src/auth-data-source';
+import { createOrganization } from '../apps/auth/src/organizations/create-organization';
+import { eventually, freePort, PlatformProcess, type IsolatedInfra } from '@meter/testing';
+
+export { authDataSource };
+
+let counter = 0;
+
+/** A fresh organization through the same use case as `cli org create`. */
+export async function newOrg(dataSource: DataSource, options: { fastHash?: boolean } = {}) {
+  counter += 1;
+  const email = `admin${counter}-${Date.now()}@example.test`;
+  const password = `correct horse ${counter}`;
+  const created = await createOrganization(
+    dataSource,
+    { name: `Org ${counter}`, adminEmail: email, adminPassword: password },
+    options.fastHash ? INSECURE_TEST_PASSWORD_PARAMS : undefined,
+  );
+  return { ...created, email, password };
+}
+
+/** The built auth process on a free port, ready. */
+export async function startAuth(infra: IsolatedInfra, extra: Record<string, string> = {}) {
+  const port = await freePort();
+  const process = PlatformProcess.start('apps/auth/src/main.js', infra.env({ AUTH_PORT: String(port), DATA_DIR: `.data/test-${infra.busPrefix}`, ...extra }));
+  const base = `http://127.0.0.1:${port}`;
+  await eventually(
+    async () => {
+      if (!process.running) throw new Error(`auth exited:\n${process.log()}`);
+      return (await fetch(`${base}/readyz`)).status === 200;
+    },
+    30_000,
+    'auth ready',
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}\n${process.log()}`);
+  });
+  return { process, base };
+}
+
+export interface JsonResponse {
+  status: number;
+  headers: Headers;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** One HTTP call; `body` as a string is sent as is (for broken JSON). */
+export async function call(base: string, method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<JsonResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let payload: string | undefined;
+  if (options.body !== undefined) {
+    headers['content-type'] ??= 'application/json';
+    payload = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+  }
+  const response = await fetch(`${base}${path}`, { method, headers, body: payload, signal: AbortSignal.timeout(10_000) });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+export async function login(base: string, email: string, password: string): Promise<string> {
+  const response = await call(base, 'POST', '/login', { body: { email, password } });
+  if (response.status !== 200) throw new Error(`login failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body.access_token as string;
+}
