@@ -8,6 +8,7 @@ import { RedisModule } from '@meter/redis';
 import { EventsModule } from './events/events.module';
 import { authStore } from './migrations';
 import { SessionsModule } from './sessions/sessions.module';
+import { VaultModule } from './vault/vault.module';
 
 /** The management API: organizations, admin sessions, API credentials, vault routes. */
 @Module({})
@@ -23,6 +24,7 @@ export class AuthModule {
         NatsModule.forService('auth', (bus) => ({ streams: [platformStreams(bus).authEvents], consumers: [] })),
         EventsModule,
         SessionsModule,
+        VaultModule,
       ],
     };
   }
