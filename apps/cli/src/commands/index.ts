@@ -1,6 +1,7 @@
 import type { Command } from '../command';
+import { keysRotateVaultCommand } from './keys-rotate-vault.command';
 import { migrateCommand } from './migrate.command';
 import { orgCreateCommand } from './org-create.command';
 
 /** Every command of the CLI; `--help` lists them in this order. */
-export const COMMANDS: Command[] = [migrateCommand, orgCreateCommand];
+export const COMMANDS: Command[] = [migrateCommand, orgCreateCommand, keysRotateVaultCommand];

@@ -68,6 +68,8 @@ export class VaultEntriesService {
     }
     const { namespace, type, data } = validation.entry;
     const org = request.org_id;
+    // A new data key must be wrapped under the current active root key, even right after a rotation.
+    await this.rootRing.refresh();
     const result = await retryOnUniqueViolation(() =>
       this.withRing((ring) =>
       this.dataSource.transaction(async (sql) => {
