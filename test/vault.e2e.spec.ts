@@ -66,6 +66,8 @@ describe('the vault service over NATS request/reply', () => {
       expect(value.endsWith(shown)).toBe(true);
     }
     expect(JSON.stringify(list)).not.toContain(secrets[type][Object.keys(VAULT_ENTRY_FIELDS[type])[0]!]);
+    const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    expect(metrics).toMatch(/vault_requests_total\{operation="upsert",outcome="ok"\} [1-9]/);
   });
 
   it('upserts by (namespace, type): same id, next version, new data', async () => {

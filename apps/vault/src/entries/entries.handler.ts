@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Msg, NatsConnection, Subscription } from '@nats-io/nats-core';
 import type { z } from 'zod';
 import {
@@ -12,7 +12,9 @@ import {
   type VaultError,
   type VaultOperation,
 } from '@meter/contracts';
+import { Metrics } from '@meter/http';
 import { BUS, NATS } from '@meter/messaging';
+import { Counter } from 'prom-client';
 import { VaultEntriesService } from './vault-entries.service';
 import { VaultFailure } from './vault-failure';
 
@@ -25,21 +27,37 @@ type Reply = { ok: true; result: unknown } | { ok: false; error: VaultError };
  * since they carry secrets.
  */
 @Injectable()
-export class EntriesHandler implements OnApplicationBootstrap {
+export class EntriesHandler implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('vault-rpc');
   private readonly subscriptions: Subscription[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly requests: Counter<'operation' | 'outcome'>;
 
   constructor(
     @Inject(NATS) private readonly nc: NatsConnection,
     @Inject(BUS) private readonly bus: BusNames,
     @Inject(VaultEntriesService) private readonly entries: VaultEntriesService,
-  ) {}
+    @Inject(Metrics) metrics: Metrics,
+  ) {
+    this.requests = new Counter({
+      name: 'vault_requests_total',
+      help: 'Vault requests over NATS by operation and outcome (ok or the error code)',
+      labelNames: ['operation', 'outcome'] as const,
+      registers: [metrics.registry],
+    });
+  }
 
   onApplicationBootstrap() {
     this.serve('upsert', vaultUpsertRequest, (request) => this.entries.upsert(request));
     this.serve('list', vaultListRequest, async (request) => ({ entries: await this.entries.list(request) }));
     this.serve('delete', vaultDeleteRequest, (request) => this.entries.delete(request));
     this.serve('open', vaultOpenRequest, (request) => this.entries.open(request));
+  }
+
+  /** Stop taking requests and finish the ones under way while Postgres and NATS are still open. */
+  async beforeApplicationShutdown() {
+    await Promise.all(this.subscriptions.map((sub) => sub.drain().catch(() => undefined)));
+    await Promise.all([...this.inFlight]);
   }
 
   private serve<S extends z.ZodType>(operation: VaultOperation, schema: S, handle: (request: z.infer<S>) => Promise<unknown>) {
@@ -52,7 +70,8 @@ export class EntriesHandler implements OnApplicationBootstrap {
             this.logger.error(`subscription ${subject} failed: ${error.message}`);
             return;
           }
-          void this.answer(operation, msg, schema, handle);
+          const answering = this.answer(operation, msg, schema, handle).finally(() => this.inFlight.delete(answering));
+          this.inFlight.add(answering);
         },
       }),
     );
@@ -60,6 +79,7 @@ export class EntriesHandler implements OnApplicationBootstrap {
 
   private async answer<S extends z.ZodType>(operation: VaultOperation, msg: Msg, schema: S, handle: (request: z.infer<S>) => Promise<unknown>) {
     const reply = await this.outcome(operation, msg, schema, handle);
+    this.requests.inc({ operation, outcome: reply.ok ? 'ok' : reply.error.code });
     if (!msg.reply) return;
     try {
       msg.respond(JSON.stringify(reply));
@@ -85,7 +105,9 @@ export class EntriesHandler implements OnApplicationBootstrap {
       return { ok: true, result: await handle(parsed.data) };
     } catch (error) {
       if (error instanceof VaultFailure) return { ok: false, error: error.error };
-      this.logger.error(`${operation} failed: ${error instanceof Error ? error.name : 'error'}`);
+      // Name and code only: an error message could quote data it choked on.
+      const code = (error as { code?: unknown }).code;
+      this.logger.error(`${operation} failed: ${error instanceof Error ? error.name : 'error'}${typeof code === 'string' ? ` (${code})` : ''}`);
       return { ok: false, error: { code: 'internal', detail: 'the vault could not complete the request' } };
     }
   }

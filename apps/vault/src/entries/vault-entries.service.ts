@@ -42,6 +42,10 @@ async function retryOnUniqueViolation<T>(work: () => Promise<T>, attempts = 3): 
   }
 }
 
+/** Ids and the kind of failure only; SealedDataError messages never hold plaintext or keys. */
+const unreadableMessage = (row: EntryRow, error: SealedDataError) =>
+  `vault entry ${row.id} of organization ${row.org_id} does not open (${error.problem}): altered, moved or its key is missing`;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const refOf = (row: EntryRow): EntryRef => ({ org: row.org_id, entry: row.id, namespace: row.namespace, type: row.type, version: row.version });
 
@@ -143,7 +147,7 @@ export class VaultEntriesService {
       } catch (error) {
         if (!(error instanceof SealedDataError)) throw error;
         // Listed without hints rather than hiding it, so the admin can replace or delete it.
-        this.logger.error({ org_id: row.org_id, entry_id: row.id, problem: error.problem }, 'vault entry does not open');
+        this.logger.error(unreadableMessage(row, error));
         return { ...summary, fields: {}, unreadable: true };
       }
     });
@@ -190,7 +194,7 @@ export class VaultEntriesService {
       data = openEntry(dataKey, refOf(row), row.sealed_data);
     } catch (error) {
       if (!(error instanceof SealedDataError)) throw error;
-      this.logger.error({ org_id: row.org_id, entry_id: row.id, problem: error.problem }, 'vault entry does not open');
+      this.logger.error(unreadableMessage(row, error));
       throw new VaultFailure({ code: 'unreadable', detail: 'the sealed entry does not open; replace it' });
     }
     await appendAudit(this.dataSource, 'entry.opened', {
