@@ -116,3 +116,67 @@ describe('admin sessions on the built auth process', () => {
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   });
 });
+
+describe('session lifetime, password rehash and login timing', () => {
+  let infra: IsolatedInfra;
+  let db: DataSource;
+  let auth: { process: PlatformProcess; base: string };
+
+  beforeAll(async () => {
+    infra = await isolatedInfra();
+    db = await authDataSource({ DATABASE_URL: infra.databaseUrl }, 'auth-test');
+    auth = await startAuth(infra, { SESSION_TTL_SECONDS: '2', LOGIN_MAX_FAILURES_PER_EMAIL: '100', LOGIN_MAX_FAILURES_PER_ADDRESS: '100' });
+  });
+
+  afterAll(async () => {
+    await auth?.process.stop();
+    await db?.destroy();
+    await infra?.cleanup();
+  });
+
+  it('ends a session after SESSION_TTL_SECONDS', async () => {
+    const org = await newOrg(db);
+    const response = await call(auth.base, 'POST', '/login', { body: { email: org.email, password: org.password } });
+    expect(response.body.expires_in).toBe(2);
+    const token = response.body.access_token;
+    expect((await call(auth.base, 'GET', '/org-api-credentials', { token })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    const expired = await call(auth.base, 'GET', '/org-api-credentials', { token });
+    expect(expired.status).toBe(401);
+    expect(expired.body.code).toBe('invalid_session');
+  });
+
+  it('rehashes a password made with weaker Argon2id limits on the next successful login', async () => {
+    const org = await newOrg(db, { fastHash: true });
+    const before = ((await db.query('SELECT password_hash FROM auth.admins WHERE id = $1', [org.adminId])) as { password_hash: string }[])[0];
+    expect(before.password_hash).toMatch(/^\$argon2id\$v=19\$m=8,t=1,/);
+    await login(auth.base, org.email, org.password);
+    const after = ((await db.query('SELECT password_hash FROM auth.admins WHERE id = $1', [org.adminId])) as { password_hash: string }[])[0];
+    expect(after.password_hash).toMatch(/^\$argon2id\$v=19\$m=65536,t=2,/);
+    const events = (await db.query(`SELECT payload FROM auth.events WHERE type = 'admin.password_rehashed' AND aggregate_id = $1`, [org.adminId])) as unknown[];
+    expect(events).toHaveLength(1);
+    expect(JSON.stringify(events)).not.toContain('argon2');
+    await login(auth.base, org.email, org.password);
+  });
+
+  it('takes about as long for an unknown email as for a wrong password (both verify one Argon2id hash)', async () => {
+    const org = await newOrg(db);
+    const timed = async (email: string) => {
+      const started = performance.now();
+      const response = await call(auth.base, 'POST', '/login', { body: { email, password: 'not the password' } });
+      expect(response.status).toBe(401);
+      return performance.now() - started;
+    };
+    const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    const unknown: number[] = [];
+    const wrong: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      unknown.push(await timed(`nobody${i}@example.test`));
+      wrong.push(await timed(org.email));
+    }
+    // Without the dummy verification an unknown email would answer ~100x faster; this only checks the order of magnitude.
+    const ratio = median(unknown) / median(wrong);
+    expect(ratio).toBeGreaterThan(0.33);
+    expect(ratio).toBeLessThan(3);
+  });
+});

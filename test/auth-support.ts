@@ -64,3 +64,46 @@ export async function login(base: string, email: string, password: string): Prom
   if (response.status !== 200) throw new Error(`login failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body.access_token as string;
 }
+
+/** Every message in a stream, oldest first, read with an ordered consumer. */
+export async function streamMessages(natsUrl: string, stream: string): Promise<{ subject: string; data: string; msgId?: string; headers: string }[]> {
+  const { connectNats } = await import('@meter/messaging');
+  const { jetstream, jetstreamManager } = await import('@nats-io/jetstream');
+  const nc = await connectNats(natsUrl, 'test-reader');
+  try {
+    const info = await (await jetstreamManager(nc)).streams.info(stream);
+    const total = info.state.messages;
+    const out: { subject: string; data: string; msgId?: string; headers: string }[] = [];
+    if (total === 0) return out;
+    const consumer = await jetstream(nc).consumers.get(stream);
+    const messages = await consumer.fetch({ max_messages: total, expires: 5000 });
+    for await (const m of messages) {
+      const headers = m.headers ? [...m.headers.keys()].map((k) => `${k}: ${m.headers!.get(k)}`).join('\n') : '';
+      out.push({ subject: m.subject, data: m.string(), msgId: m.headers?.get('Nats-Msg-Id'), headers });
+      if (out.length >= total) break;
+    }
+    return out;
+  } finally {
+    await nc.close();
+  }
+}
+
+/** Every row of every table in the database as JSON text: what a dump would hold. */
+export async function databaseDump(dataSource: DataSource): Promise<string> {
+  const tables = (await dataSource.query(
+    `SELECT table_schema, table_name FROM information_schema.tables
+      WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')`,
+  )) as { table_schema: string; table_name: string }[];
+  const parts: string[] = [];
+  for (const t of tables) {
+    const rows = (await dataSource.query(`SELECT row_to_json(x)::text AS j FROM "${t.table_schema}"."${t.table_name}" x`)) as { j: string }[];
+    parts.push(...rows.map((r) => r.j));
+  }
+  return parts.join('\n');
+}
+
+/** The forms a leaked secret could take: as is, hex and base64 of its text, and of its decoded bytes. */
+export function secretForms(secret: string): string[] {
+  const raw = Buffer.from(secret, 'base64url');
+  return [secret, Buffer.from(secret).toString('hex'), Buffer.from(secret).toString('base64'), raw.toString('hex'), raw.toString('base64')];
+}

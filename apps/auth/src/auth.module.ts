@@ -5,6 +5,7 @@ import { HttpCoreModule } from '@meter/http';
 import { NatsModule } from '@meter/messaging';
 import { PersistenceModule } from '@meter/persistence';
 import { RedisModule } from '@meter/redis';
+import { CredentialsModule } from './credentials/credentials.module';
 import { EventsModule } from './events/events.module';
 import { authStore } from './migrations';
 import { SessionsModule } from './sessions/sessions.module';
@@ -24,6 +25,7 @@ export class AuthModule {
         NatsModule.forService('auth', (bus) => ({ streams: [platformStreams(bus).authEvents], consumers: [] })),
         EventsModule,
         SessionsModule,
+        CredentialsModule,
         VaultModule,
       ],
     };

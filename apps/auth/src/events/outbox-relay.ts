@@ -17,6 +17,9 @@ export interface OutboxRelayOptions {
   /** For LISTEN; without it the relay only polls. */
   databaseUrl?: string;
   log?: RelayLogger;
+  /** Called with how many events one batch published (for metrics). */
+  onPublished?: (count: number) => void;
+  onFailure?: () => void;
 }
 
 // Only one relay of all replicas publishes at a time, so events leave in log order.
@@ -124,7 +127,11 @@ export class OutboxRelay {
       }
       return { count: published.length, failure };
     });
-    if (outcome.failure !== undefined) throw outcome.failure;
+    if (outcome.count) this.options.onPublished?.(outcome.count);
+    if (outcome.failure !== undefined) {
+      this.options.onFailure?.();
+      throw outcome.failure;
+    }
     return outcome.count;
   }
 
