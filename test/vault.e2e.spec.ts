@@ -263,6 +263,20 @@ describe('the vault service over NATS request/reply', () => {
     expect(events.every((e) => Object.keys(e.data as object).every((k) => !['data', 'fields', 'sealed_data'].includes(k)))).toBe(true);
   });
 
+  it('republishes committed events a crash left unmarked, and the stream keeps each event once', async () => {
+    const jsm = await jetstreamManager(nc);
+    const stream = platformStreams(infra.bus).vaultAudit.name;
+    const relayed = async () => (await db.query(`SELECT count(*)::int AS n FROM vault.audit_outbox WHERE published_at IS NULL`)).rows[0].n === 0;
+    await eventually(relayed, 10_000, 'outbox relayed');
+    const before = (await jsm.streams.info(stream)).state.messages;
+    // As if the process died between publishing and marking the rows.
+    await db.query(`UPDATE vault.audit_outbox SET published_at = NULL WHERE seq IN (SELECT seq FROM vault.audit_outbox ORDER BY seq DESC LIMIT 5)`);
+    await eventually(relayed, 10_000, 'outbox relayed again');
+    expect((await jsm.streams.info(stream)).state.messages).toBe(before);
+    const ready = await (await fetch(`http://127.0.0.1:${port}/readyz`)).json();
+    expect(ready.checks['vault-audit']).toEqual({ status: 'up' });
+  });
+
   it('holds no plaintext in a database dump, the JetStream store or the process log', async () => {
     await eventually(async () => (await db.query(`SELECT 1 FROM vault.audit_outbox WHERE published_at IS NULL`)).rowCount === 0, 10_000, 'outbox relayed');
     const dump = await dumpDatabase(infra.databaseUrl);

@@ -1,11 +1,14 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import { DataSource } from 'typeorm';
 import type { BusNames } from '@meter/contracts';
+import { ReadinessRegistry } from '@meter/http';
 import { BUS, JETSTREAM } from '@meter/messaging';
 
 const BATCH = 100;
 const POLL_MS = 1000;
+/** An audit event older than this still waiting for the bus makes /readyz report `vault-audit` degraded. */
+const STALE_AFTER_SECONDS = 30;
 
 /**
  * Publishes committed audit events from the outbox to VAULT_AUDIT, in
@@ -15,7 +18,7 @@ const POLL_MS = 1000;
  * for the next round.
  */
 @Injectable()
-export class AuditRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+export class AuditRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('vault-audit');
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
@@ -26,14 +29,21 @@ export class AuditRelay implements OnApplicationBootstrap, OnApplicationShutdown
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(JETSTREAM) private readonly js: JetStreamClient,
     @Inject(BUS) private readonly bus: BusNames,
+    @Inject(ReadinessRegistry) private readonly readiness: ReadinessRegistry,
   ) {}
 
   onApplicationBootstrap() {
+    // The vault keeps serving while the bus is away (events wait in the table), so this degrades rather than fails.
+    this.readiness.register({
+      name: 'vault-audit',
+      check: async () => ((await this.oldestPendingSeconds()) > STALE_AFTER_SECONDS ? 'degraded' : undefined),
+    });
     this.timer = setInterval(() => this.nudge(), POLL_MS);
     this.nudge();
   }
 
-  async onApplicationShutdown() {
+  /** Before NATS drains, so an in-flight publish finishes or stays pending for the next start. */
+  async beforeApplicationShutdown() {
     this.stopped = true;
     clearInterval(this.timer);
     await this.running;
@@ -55,6 +65,13 @@ export class AuditRelay implements OnApplicationBootstrap, OnApplicationShutdown
           this.nudge();
         }
       });
+  }
+
+  private async oldestPendingSeconds(): Promise<number> {
+    const rows: { age: number | null }[] = await this.dataSource.query(
+      `SELECT extract(epoch FROM now() - min(created_at))::float8 AS age FROM vault.audit_outbox WHERE published_at IS NULL`,
+    );
+    return rows[0]?.age ?? 0;
   }
 
   private async drain(): Promise<void> {
