@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SealedDataError, type KeyRing } from '@meter/crypto';
@@ -12,11 +11,12 @@ import type {
 } from '@meter/contracts';
 import { appendAudit } from '../audit/audit-outbox';
 import { AuditRelay } from '../audit/audit-relay';
-import { findDataKey, findOrCreateDataKey } from '../keys/data-keys';
+import { findDataKey } from '../keys/data-keys';
 import { RootKeyRing } from '../keys/root-key-ring';
 import { validateEntryInput } from './entry-input';
-import { openEntry, sealEntry, type EntryRef } from './entry-seal';
+import { openEntry, type EntryRef } from './entry-seal';
 import { maskFields } from './mask';
+import { storeEntry, type StoredEntry } from './store-entry';
 import { entryNotFound, VaultFailure } from './vault-failure';
 
 interface EntryRow {
@@ -61,7 +61,7 @@ export class VaultEntriesService {
   ) {}
 
   /** Creates or replaces the entry of (namespace, type); its id stays, its version goes up. */
-  async upsert(request: VaultUpsertRequest): Promise<{ id: string; version: number; created: boolean }> {
+  async upsert(request: VaultUpsertRequest): Promise<StoredEntry> {
     const validation = validateEntryInput(request.entry);
     if (!validation.ok) {
       throw new VaultFailure({
@@ -70,52 +70,11 @@ export class VaultEntriesService {
         errors: validation.errors,
       });
     }
-    const { namespace, type, data } = validation.entry;
-    const org = request.org_id;
     // A new data key must be wrapped under the current active root key, even right after a rotation.
     await this.rootRing.refresh();
     const result = await retryOnUniqueViolation(() =>
-      this.withRing((ring) =>
-      this.dataSource.transaction(async (sql) => {
-        const dataKey = await findOrCreateDataKey(sql, ring, org);
-        if (dataKey.created) {
-          await appendAudit(sql, 'data_key.created', { org_id: org, actor: request.actor, root_key_id: dataKey.rootKeyId });
-        }
-        const existing: { id: string; version: number }[] = await sql.query(
-          `SELECT id, version FROM vault.entries WHERE org_id = $1 AND namespace = $2 AND type = $3 FOR UPDATE`,
-          [org, namespace, type],
-        );
-        const current = existing[0];
-        const ref: EntryRef = { org, entry: current?.id ?? randomUUID(), namespace, type, version: (current?.version ?? 0) + 1 };
-        const sealed = sealEntry(dataKey.key, ref, data);
-        if (current) {
-          await sql.query(`UPDATE vault.entries SET version = $2, sealed_data = $3, updated_at = now() WHERE id = $1`, [
-            ref.entry,
-            ref.version,
-            sealed,
-          ]);
-        } else {
-          // The unique (org, namespace, type) makes a concurrent first upsert fail here; the caller may retry.
-          await sql.query(`INSERT INTO vault.entries (id, org_id, namespace, type, version, sealed_data) VALUES ($1, $2, $3, $4, $5, $6)`, [
-            ref.entry,
-            org,
-            namespace,
-            type,
-            ref.version,
-            sealed,
-          ]);
-        }
-        await appendAudit(sql, current ? 'entry.updated' : 'entry.created', {
-          org_id: org,
-          actor: request.actor,
-          entry_id: ref.entry,
-          namespace,
-          entry_type: type,
-          version: ref.version,
-        });
-        return { id: ref.entry, version: ref.version, created: !current };
-      }),
-    ));
+      this.withRing((ring) => this.dataSource.transaction((sql) => storeEntry(sql, ring, request.org_id, request.actor, validation.entry))),
+    );
     this.relay.nudge();
     return result;
   }
