@@ -3,10 +3,14 @@ import type { Msg, NatsConnection, Subscription } from '@nats-io/nats-core';
 import type { z } from 'zod';
 import {
   VAULT_QUEUE_GROUP,
+  vaultDeleteReply,
   vaultDeleteRequest,
+  vaultListReply,
   vaultListRequest,
+  vaultOpenReply,
   vaultOpenRequest,
   vaultSubject,
+  vaultUpsertReply,
   vaultUpsertRequest,
   type BusNames,
   type VaultError,
@@ -19,6 +23,7 @@ import { VaultEntriesService } from './vault-entries.service';
 import { VaultFailure } from './vault-failure';
 
 type Reply = { ok: true; result: unknown } | { ok: false; error: VaultError };
+type ReplySchema = z.ZodType<Reply>;
 
 /**
  * The vault's only interface: NATS request/reply in the `vault` queue
@@ -48,10 +53,10 @@ export class EntriesHandler implements OnApplicationBootstrap, BeforeApplication
   }
 
   onApplicationBootstrap() {
-    this.serve('upsert', vaultUpsertRequest, (request) => this.entries.upsert(request));
-    this.serve('list', vaultListRequest, async (request) => ({ entries: await this.entries.list(request) }));
-    this.serve('delete', vaultDeleteRequest, (request) => this.entries.delete(request));
-    this.serve('open', vaultOpenRequest, (request) => this.entries.open(request));
+    this.serve('upsert', vaultUpsertRequest, vaultUpsertReply, (request) => this.entries.upsert(request));
+    this.serve('list', vaultListRequest, vaultListReply, async (request) => ({ entries: await this.entries.list(request) }));
+    this.serve('delete', vaultDeleteRequest, vaultDeleteReply, (request) => this.entries.delete(request));
+    this.serve('open', vaultOpenRequest, vaultOpenReply, (request) => this.entries.open(request));
   }
 
   /** Stop taking requests and finish the ones under way while Postgres and NATS are still open. */
@@ -60,7 +65,7 @@ export class EntriesHandler implements OnApplicationBootstrap, BeforeApplication
     await Promise.all([...this.inFlight]);
   }
 
-  private serve<S extends z.ZodType>(operation: VaultOperation, schema: S, handle: (request: z.infer<S>) => Promise<unknown>) {
+  private serve<S extends z.ZodType>(operation: VaultOperation, schema: S, replySchema: ReplySchema, handle: (request: z.infer<S>) => Promise<unknown>) {
     const subject = vaultSubject(this.bus, operation);
     this.subscriptions.push(
       this.nc.subscribe(subject, {
@@ -70,15 +75,26 @@ export class EntriesHandler implements OnApplicationBootstrap, BeforeApplication
             this.logger.error(`subscription ${subject} failed: ${error.message}`);
             return;
           }
-          const answering = this.answer(operation, msg, schema, handle).finally(() => this.inFlight.delete(answering));
+          const answering = this.answer(operation, msg, schema, replySchema, handle).finally(() => this.inFlight.delete(answering));
           this.inFlight.add(answering);
         },
       }),
     );
   }
 
-  private async answer<S extends z.ZodType>(operation: VaultOperation, msg: Msg, schema: S, handle: (request: z.infer<S>) => Promise<unknown>) {
-    const reply = await this.outcome(operation, msg, schema, handle);
+  private async answer<S extends z.ZodType>(
+    operation: VaultOperation,
+    msg: Msg,
+    schema: S,
+    replySchema: ReplySchema,
+    handle: (request: z.infer<S>) => Promise<unknown>,
+  ) {
+    let reply = await this.outcome(operation, msg, schema, handle);
+    // The reply schema is the contract with auth and the workers: never send what it would refuse.
+    if (!replySchema.safeParse(reply).success) {
+      this.logger.error(`${operation} produced a reply outside its contract`);
+      reply = { ok: false, error: { code: 'internal', detail: 'the vault could not complete the request' } };
+    }
     this.requests.inc({ operation, outcome: reply.ok ? 'ok' : reply.error.code });
     if (!msg.reply) return;
     try {
