@@ -228,10 +228,11 @@ describe('API credentials on the built auth process', () => {
   it('keeps every secret out of the database, the event stream and the logs', async () => {
     expect(secrets.length).toBeGreaterThanOrEqual(4);
     await eventually(async () => Number((await db.query('SELECT count(*) AS n FROM auth.events WHERE published_at IS NULL'))[0].n) === 0, 5000, 'all published');
-    const dump = await databaseDump(db);
+    const dump = await databaseDump(db, infra.databaseUrl);
     const stream = await streamMessages(infra.natsUrl, platformStreams(infra.bus).authEvents.name);
     expect(stream.length).toBeGreaterThan(10);
     expect(dump).toContain('credential.created');
+    expect(dump).toMatch(/"sealed_secret":"v1\.k1\./);
     const streamText = stream.map((m) => `${m.subject}\n${m.headers}\n${m.data}`).join('\n');
     const logs = auth.process.log();
     expect(logs).toContain('request completed');

@@ -88,8 +88,25 @@ export async function streamMessages(natsUrl: string, stream: string): Promise<{
   }
 }
 
-/** Every row of every table in the database as JSON text: what a dump would hold. */
-export async function databaseDump(dataSource: DataSource): Promise<string> {
+/**
+ * Every row of every table as JSON text, plus `pg_dump --data-only` when
+ * pg_dump is on PATH (the same rows as an operator's backup would hold them).
+ */
+export async function databaseDump(dataSource: DataSource, databaseUrl?: string): Promise<string> {
+  const rows = await rowsAsJson(dataSource);
+  if (!databaseUrl) return rows;
+  const { execFile } = await import('node:child_process');
+  const { promisify } = await import('node:util');
+  const dumped = await promisify(execFile)('pg_dump', ['--data-only', `--dbname=${databaseUrl}`], { maxBuffer: 64 * 1024 * 1024 }).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return { stdout: '' };
+      throw error;
+    },
+  );
+  return `${rows}\n${dumped.stdout}`;
+}
+
+async function rowsAsJson(dataSource: DataSource): Promise<string> {
   const tables = (await dataSource.query(
     `SELECT table_schema, table_name FROM information_schema.tables
       WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')`,
