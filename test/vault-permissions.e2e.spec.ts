@@ -3,10 +3,11 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import type { Msg, NatsConnection } from '@nats-io/nats-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BusNames } from '@meter/contracts';
+import { BusNames, platformStreams } from '@meter/contracts';
 import { eventually, freePort, httpStatus, isolatedInfra, PlatformProcess, type IsolatedInfra } from '@meter/testing';
 import { ringEntry, secretNeedles, secretsFor, vaultRequest } from './vault-fixtures';
 
@@ -138,6 +139,21 @@ describe.skipIf(!natsServer)('NATS permissions of deploy/base/nats/vault-permiss
     expect(seen.filter((m) => m.subject.startsWith('vault.') || m.subject.startsWith('_INBOX_integration.')).map((m) => m.subject)).toEqual([]);
     const text = seen.map((m) => m.string()).join('\n');
     for (const needle of [...secretNeedles(secrets.s3_identity), ...secretNeedles(secrets.api_token_identity)]) expect(text).not.toContain(needle);
+  });
+
+  it('lets nobody but the vault purge, delete or change the audit stream', async () => {
+    const stream = platformStreams(bus).vaultAudit.name;
+    const auth = await as('auth');
+    await vaultRequest(auth, bus, 'upsert', { org_id: 'audit-org', actor: 'admin', entry: { namespace: 'a', type: 'api_token_identity', data: { token: 'audit-token-value' } } });
+    await eventually(async () => (await (await jetstreamManager(auth)).streams.info(stream)).state.messages > 0, 10_000, 'audit events relayed');
+    for (const user of ['auth', 'gateway'] as const) {
+      const jsm = await jetstreamManager(await as(user));
+      const before = (await jsm.streams.info(stream)).state.messages;
+      await expect(jsm.streams.purge(stream), `${user} purge`).rejects.toThrow(/Permissions Violation for Publish/);
+      await expect(jsm.streams.deleteMessage(stream, 1), `${user} delete message`).rejects.toThrow(/Permissions Violation for Publish/);
+      await expect(jsm.streams.delete(stream), `${user} delete`).rejects.toThrow(/Permissions Violation for Publish/);
+      expect((await jsm.streams.info(stream)).state.messages).toBe(before);
+    }
   });
 
   it('leaves no plaintext in the JetStream store files, which hold the audit events', async () => {
