@@ -9,6 +9,7 @@ import { CredentialsModule } from './credentials/credentials.module';
 import { EventsModule } from './events/events.module';
 import { authStore } from './migrations';
 import { SessionsModule } from './sessions/sessions.module';
+import { VaultModule } from './vault/vault.module';
 
 /** The management API: organizations, admin sessions, API credentials, vault routes. */
 @Module({})
@@ -25,6 +26,7 @@ export class AuthModule {
         EventsModule,
         SessionsModule,
         CredentialsModule,
+        VaultModule,
       ],
     };
   }

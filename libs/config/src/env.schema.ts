@@ -64,6 +64,8 @@ export const envSchema = z
     DATA_DIR: z.string().min(1).default('.data'),
     CREDENTIAL_KEYRING: z.string().min(1).optional(),
     VAULT_ROOT_KEYRING: z.string().min(1).optional(),
+    /** How long auth waits for the vault over NATS before answering 503 vault_unavailable. */
+    VAULT_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3000),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;

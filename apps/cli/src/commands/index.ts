@@ -1,7 +1,8 @@
 import type { Command } from '../command';
 import { keysRotateCredentialsCommand } from './keys-rotate-credentials.command';
+import { keysRotateVaultCommand } from './keys-rotate-vault.command';
 import { migrateCommand } from './migrate.command';
 import { orgCreateCommand } from './org-create.command';
 
 /** Every command of the CLI; `--help` lists them in this order. */
-export const COMMANDS: Command[] = [migrateCommand, orgCreateCommand, keysRotateCredentialsCommand];
+export const COMMANDS: Command[] = [migrateCommand, orgCreateCommand, keysRotateCredentialsCommand, keysRotateVaultCommand];
