@@ -210,6 +210,17 @@ describe('the checks catch what they promise to', () => {
     ]);
   });
 
+  it('a literal password in the NATS configuration fails', () => {
+    const objects = copy(prod);
+    const config = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('nats-config-'));
+    config.data['vault-permissions.conf'] = 'authorization {\n  users: [\n    { user: vault, password: s3cret }\n    { user: auth, password: $AUTH_NATS_PASSWORD }\n  ]\n}\n';
+    expect(natsProblems(objects)).toEqual([
+      `ConfigMap/${config.metadata.name} vault-permissions.conf holds a literal credential; reference an environment variable ($NAME) or use nkeys`,
+    ]);
+    config.data['vault-permissions.conf'] = config.data['vault-permissions.conf'].replace('s3cret', '$VAULT_NATS_PASSWORD');
+    expect(natsProblems(objects)).toEqual([]);
+  });
+
   it('no migration Job fails', () => {
     expect(migrationProblems(copy(prod).filter((o) => o.kind !== 'Job'))).toEqual(['no Job runs node dist/scripts/migrate.js']);
   });

@@ -291,6 +291,12 @@ export function natsProblems(objects: K8sObject[]): string[] {
   const conf: string = config.data?.['nats.conf'] ?? '';
   if (!config.data?.['vault-permissions.conf'] && config.data?.['vault-permissions.conf'] !== '') problems.push(`ConfigMap/${config.metadata.name} has no vault-permissions.conf`);
   if (!/^include\s+["']?\.\/vault-permissions\.conf["']?\s*$/m.test(conf)) problems.push('nats.conf does not include ./vault-permissions.conf');
+  // A ConfigMap is no place for a secret: passwords and tokens come from the environment ($VAR) or are nkeys.
+  for (const [key, text] of Object.entries(config.data ?? {}) as [string, string][]) {
+    if (/\b(password|pass|token|auth_token)\s*[:=]\s*["']?(?!\$)[^\s"',}]+/im.test(text.replace(/#.*$/gm, ''))) {
+      problems.push(`ConfigMap/${config.metadata.name} ${key} holds a literal credential; reference an environment variable ($NAME) or use nkeys`);
+    }
+  }
   if (!/^jetstream\s*\{/m.test(conf)) problems.push('nats.conf does not enable JetStream');
   const routes = conf.match(/nats:\/\/nats-\d+\.nats-headless:6222/g) ?? [];
   if (routes.length !== nats.spec?.replicas) problems.push(`nats.conf lists ${routes.length} routes for ${nats.spec?.replicas} servers`);
