@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderKustomization, renderYaml, targetDir, type K8sObject, type Target } from '../scripts/deploy/kustomize';
+import { unknownFieldProblems } from './deploy/known-fields';
 import { validateAgainstSchema } from './deploy/kubernetes-schemas';
 import {
   allProblems,
@@ -94,6 +95,21 @@ describe('overlays', () => {
 
 describe('the checks catch what they promise to', () => {
   const prod = render('prod');
+
+  it('no rendered object has a field Kubernetes does not know, and a misspelt or mistyped one fails', () => {
+    const broken = copy(prod);
+    const auth = byId(broken, 'Deployment', 'auth');
+    auth.spec.template.spec.containers[0].readynessProbe = auth.spec.template.spec.containers[0].readinessProbe;
+    byId(broken, 'Service', 'gateway').spec.ports[0].targetPort = true;
+    byId(broken, 'HorizontalPodAutoscaler', 'ingest').spec.minReplica = 2;
+    // One compilation for all: the three targets must give nothing, the broken copy exactly its three faults.
+    const problems = unknownFieldProblems({ base: render('base'), dev: render('dev'), prod, broken });
+    expect(problems).toEqual([
+      expect.stringMatching(/^broken: Service\/gateway: Type 'true' is not assignable/),
+      expect.stringMatching(/^broken: Deployment\/auth: .*'"readynessProbe"' does not exist/),
+      expect.stringMatching(/^broken: HorizontalPodAutoscaler\/ingest: .*'"minReplica"' does not exist/),
+    ]);
+  }, 120_000);
 
   it('an unknown kind or apiVersion has no schema and fails', () => {
     expect(() => validateAgainstSchema({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } })).toThrow(/unknown kind example\.com\/v1\/Widget/);
