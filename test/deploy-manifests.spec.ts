@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
 import { renderKustomization, renderYaml, targetDir, type K8sObject, type Target } from '../scripts/deploy/kustomize';
 import { unknownFieldProblems } from './deploy/known-fields';
 import { validateAgainstSchema } from './deploy/kubernetes-schemas';
 import {
   allProblems,
   environmentProblems,
+  imageProblems,
   ingressProblems,
   migrationProblems,
   natsProblems,
@@ -50,11 +52,13 @@ describe.each(['base', 'dev', 'prod'] as const)('deploy/%s', (target) => {
   });
 
   it('keeps every promise of deploy/ (probes, resources, non-root, references, env, network, ingress, NATS)', () => {
-    expect(allProblems(objects, NAMESPACES[target])).toEqual([]);
+    expect(allProblems(objects, NAMESPACES[target], { platformImageNamed: target !== 'base' })).toEqual([]);
   });
 
-  it('renders the same YAML every time', () => {
-    expect(renderYaml(targetDir(target))).toBe(renderYaml(targetDir(target)));
+  it('renders the same YAML every time, which reads back (as YAML 1.1, like kubectl) to the same objects', () => {
+    const text = renderYaml(targetDir(target));
+    expect(renderYaml(targetDir(target))).toBe(text);
+    expect(parseAllDocuments(text, { version: '1.1' }).map((d) => d.toJS())).toEqual(objects);
   });
 });
 
@@ -235,6 +239,16 @@ describe('the checks catch what they promise to', () => {
     ]);
     config.data['vault-permissions.conf'] = config.data['vault-permissions.conf'].replace('s3cret', '$VAULT_NATS_PASSWORD');
     expect(natsProblems(objects)).toEqual([]);
+  });
+
+  it('an unpinned image fails', () => {
+    const objects = copy(prod);
+    containerOf(objects, 'gateway').image = 'ghcr.io/meter-platform/meter:latest';
+    byId(objects, 'Deployment', 'redis').spec.template.spec.containers[0].image = 'redis';
+    expect(imageProblems(objects, { platformImageNamed: true })).toEqual([
+      'Deployment/gateway container gateway runs an unpinned image ghcr.io/meter-platform/meter:latest',
+      'Deployment/redis container redis runs an unpinned image redis',
+    ]);
   });
 
   it('no migration Job fails', () => {

@@ -62,10 +62,14 @@ export function renderKustomization(dir: string): K8sObject[] {
   return sortObjects(finishGenerated(items));
 }
 
-/** Renders to one multi-document YAML text, as `kubectl kustomize` prints it. */
+/**
+ * Renders to one multi-document YAML text, as `kubectl kustomize` prints it.
+ * YAML 1.1 quoting, because kubectl reads YAML 1.1: an unquoted `yes`, `on` or
+ * date there is not a string.
+ */
 export function renderYaml(dir: string): string {
   return renderKustomization(dir)
-    .map((object) => stringify(object, { lineWidth: 0 }))
+    .map((object) => stringify(object, { lineWidth: 0, version: '1.1' }))
     .join('---\n');
 }
 

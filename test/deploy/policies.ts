@@ -313,13 +313,28 @@ export function migrationProblems(objects: K8sObject[]): string[] {
   return (container.env ?? []).some((e: Obj) => e.name === 'DATABASE_URL') ? [] : [`${id(job)} has no DATABASE_URL`];
 }
 
+/** Every image is pinned: a tag other than latest, or a digest (the base leaves the platform image to the overlays). */
+export function imageProblems(objects: K8sObject[], options: { platformImageNamed: boolean }): string[] {
+  return objects
+    .filter((o) => WORKLOADS.has(o.kind))
+    .flatMap((o) =>
+      (containersOf(o) as Obj[]).flatMap((c) => {
+        const image = String(c.image ?? '');
+        if (!options.platformImageNamed && image === 'meter-platform') return [];
+        const pinned = /@sha256:[0-9a-f]{64}$/.test(image) || /:[\w][\w.-]{0,127}$/.test(image.slice(image.lastIndexOf('/') + 1));
+        return pinned && !image.endsWith(':latest') ? [] : [`${id(o)} container ${c.name} runs an unpinned image ${image}`];
+      }),
+    );
+}
+
 /** Every namespaced object lands in the overlay's namespace. */
 export function namespaceProblems(objects: K8sObject[], namespace: string): string[] {
   return objects.filter((o) => o.kind !== 'Namespace' && o.metadata.namespace !== namespace).map((o) => `${id(o)} is in namespace ${o.metadata.namespace}, not ${namespace}`);
 }
 
-export function allProblems(objects: K8sObject[], namespace: string): string[] {
+export function allProblems(objects: K8sObject[], namespace: string, options = { platformImageNamed: true }): string[] {
   return [
+    ...imageProblems(objects, options),
     ...resourceProblems(objects),
     ...securityProblems(objects),
     ...serviceProblems(objects),
