@@ -1,9 +1,12 @@
 import { Controller, Get, Header, Inject, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Metrics } from './metrics';
 import { PROBLEM_CONTENT_TYPE } from './problem';
 import { ReadinessRegistry } from './readiness';
 
+/** Operations, not API: kept out of the published OpenAPI documents (docs/operations.md lists them). */
+@ApiExcludeController()
 @Controller()
 export class ProbesController {
   constructor(
