@@ -45,7 +45,11 @@ describe.skipIf(!natsServer)('NATS permissions of deploy/base/nats/vault-permiss
   /** Resolves with the permission error a subscription ends with, or undefined if it is still open after a round trip. */
   const subscribeOutcome = async (nc: NatsConnection, subject: string) => {
     let failure: Error | undefined;
-    nc.subscribe(subject, { callback: (error) => (failure ??= error ?? undefined) });
+    nc.subscribe(subject, {
+      callback: (error: Error | null) => {
+        failure ??= error ?? undefined;
+      },
+    });
     await nc.flush();
     await new Promise((resolve) => setTimeout(resolve, 200));
     await nc.flush();
@@ -128,7 +132,11 @@ describe.skipIf(!natsServer)('NATS permissions of deploy/base/nats/vault-permiss
 
     const snooper = await as('gateway');
     const seen: Msg[] = [];
-    snooper.subscribe('>', { callback: (_error, msg) => msg && seen.push(msg) });
+    snooper.subscribe('>', {
+      callback: (_error: Error | null, msg: Msg) => {
+        if (msg) seen.push(msg);
+      },
+    });
     await snooper.flush();
     const auth = await as('auth');
     const worker = await as('integration', { inboxPrefix: '_INBOX_integration' });

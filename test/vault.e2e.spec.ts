@@ -273,7 +273,7 @@ describe('the vault service over NATS request/reply', () => {
     await db.query(`UPDATE vault.audit_outbox SET published_at = NULL WHERE seq IN (SELECT seq FROM vault.audit_outbox ORDER BY seq DESC LIMIT 5)`);
     await eventually(relayed, 10_000, 'outbox relayed again');
     expect((await jsm.streams.info(stream)).state.messages).toBe(before);
-    const ready = await (await fetch(`http://127.0.0.1:${port}/readyz`)).json();
+    const ready = (await (await fetch(`http://127.0.0.1:${port}/readyz`)).json()) as { checks: Record<string, unknown> };
     expect(ready.checks['vault-audit']).toEqual({ status: 'up' });
   });
 
