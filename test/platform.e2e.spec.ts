@@ -129,6 +129,23 @@ describe('start-up refuses what cannot work', () => {
     }
   });
 
+  it('refuses production without the key ring a process needs, naming it', async () => {
+    const infra = await isolatedInfra();
+    try {
+      for (const [app, ring] of [
+        ['vault', 'VAULT_ROOT_KEYRING'],
+        ['auth', 'CREDENTIAL_KEYRING'],
+      ] as const) {
+        const process = PlatformProcess.start(`apps/${app}/src/main.js`, infra.env({ NODE_ENV: 'production', [`${app.toUpperCase()}_PORT`]: String(await freePort()) }));
+        const exit = await process.exited;
+        expect(exit.code, process.log()).toBe(1);
+        expect(process.log()).toContain(`${ring} is required`);
+      }
+    } finally {
+      await infra.cleanup();
+    }
+  });
+
   it('stops a process with one line naming a bad variable', async () => {
     const gateway = PlatformProcess.start('apps/gateway/src/main.js', { GATEWAY_PORT: 'eighty' });
     const exit = await gateway.exited;

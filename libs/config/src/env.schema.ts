@@ -62,18 +62,12 @@ export const envSchema = z
     OUTBOX_POLL_MS: positiveInt(1000, 60_000),
     TRUSTED_PROXIES: cidrList,
     DATA_DIR: z.string().min(1).default('.data'),
+    // Each process loads only the ring it uses (auth and gateway: credentials;
+    // vault: root); with NODE_ENV=production a missing ring stops that process.
     CREDENTIAL_KEYRING: z.string().min(1).optional(),
     VAULT_ROOT_KEYRING: z.string().min(1).optional(),
     /** How long auth waits for the vault over NATS before answering 503 vault_unavailable. */
     VAULT_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3000),
-  })
-  .superRefine((env, ctx) => {
-    if (env.NODE_ENV !== 'production') return;
-    for (const name of ['CREDENTIAL_KEYRING', 'VAULT_ROOT_KEYRING'] as const) {
-      if (!env[name]) {
-        ctx.addIssue({ code: 'custom', path: [name], message: 'is required when NODE_ENV=production' });
-      }
-    }
   });
 
 export type AppConfig = z.infer<typeof envSchema>;
