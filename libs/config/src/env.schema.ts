@@ -42,6 +42,13 @@ export const envSchema = z
       .regex(/^[A-Za-z0-9_:-]{0,64}$/, 'must be up to 64 characters of [A-Za-z0-9_:-]')
       .default('meter:'),
     NATS_URL: url(['nats:', 'tls:', 'ws:', 'wss:'], 'nats://127.0.0.1:4222'),
+    // Set where the NATS server enforces per-user permissions (deploy/base/nats/vault-permissions.conf).
+    NATS_USER: z.string().min(1).optional(),
+    NATS_PASSWORD: z.string().min(1).optional(),
+    NATS_INBOX_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, _ or -')
+      .optional(),
     BUS_PREFIX: z
       .string()
       .regex(/^[A-Za-z0-9_-]{0,32}$/, 'must be up to 32 characters of [A-Za-z0-9_-]')

@@ -1,12 +1,29 @@
 import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
 
+/** Who a process is on NATS, for servers that enforce per-user permissions (deploy/base/nats). */
+export interface NatsIdentity {
+  user?: string;
+  pass?: string;
+  /** Reply subjects under a prefix only this user may subscribe to. */
+  inboxPrefix?: string;
+}
+
+/** The identity from the NATS_USER / NATS_PASSWORD / NATS_INBOX_PREFIX variables. */
+export function natsIdentity(config: { NATS_USER?: string; NATS_PASSWORD?: string; NATS_INBOX_PREFIX?: string }): NatsIdentity {
+  return { user: config.NATS_USER, pass: config.NATS_PASSWORD, inboxPrefix: config.NATS_INBOX_PREFIX };
+}
+
+function defined(identity: NatsIdentity): NatsIdentity {
+  return Object.fromEntries(Object.entries(identity).filter(([, v]) => v !== undefined));
+}
+
 /**
  * A connection that reconnects forever once established; the first
  * connect fails fast so an unreachable server stops start-up with a clear
  * message instead of a silent wait.
  */
-export async function connectNats(url: string, name: string): Promise<NatsConnection> {
+export async function connectNats(url: string, name: string, identity: NatsIdentity = {}): Promise<NatsConnection> {
   return connect({
     servers: url,
     name,
@@ -15,11 +32,12 @@ export async function connectNats(url: string, name: string): Promise<NatsConnec
     reconnectTimeWait: 500,
     waitOnFirstConnect: false,
     pingInterval: 10_000,
+    ...defined(identity),
   });
 }
 
-export async function probeNats(url: string): Promise<void> {
-  const nc = await connect({ servers: url, timeout: 3000, maxReconnectAttempts: 0, reconnect: false });
+export async function probeNats(url: string, identity: NatsIdentity = {}): Promise<void> {
+  const nc = await connect({ servers: url, timeout: 3000, maxReconnectAttempts: 0, reconnect: false, ...defined(identity) });
   await nc.flush();
   await nc.close();
 }

@@ -4,7 +4,7 @@ import type { NatsConnection } from '@nats-io/nats-core';
 import { APP_CONFIG, type AppConfig } from '@meter/config';
 import { BusNames, type ConsumerSpec, type StreamSpec } from '@meter/contracts';
 import { ReadinessRegistry } from '@meter/http';
-import { connectNats } from './connect-nats';
+import { connectNats, natsIdentity } from './connect-nats';
 import { ensureConsumer } from './ensure-consumer';
 import { ensureStream } from './ensure-stream';
 
@@ -65,7 +65,7 @@ export class NatsModule {
       providers: [
         { provide: BUS, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new BusNames(config.BUS_PREFIX) },
         { provide: TOPOLOGY, inject: [BUS], useFactory: topology },
-        { provide: NATS, inject: [APP_CONFIG], useFactory: (config: AppConfig) => connectNats(config.NATS_URL, service) },
+        { provide: NATS, inject: [APP_CONFIG], useFactory: (config: AppConfig) => connectNats(config.NATS_URL, service, natsIdentity(config)) },
         { provide: JETSTREAM, inject: [NATS], useFactory: (nc: NatsConnection): JetStreamClient => jetstream(nc) },
         { provide: JETSTREAM_MANAGER, inject: [NATS], useFactory: (nc: NatsConnection) => jetstreamManager(nc) },
         NatsLifecycle,

@@ -1,5 +1,5 @@
 import { redactUrl, type AppConfig } from '@meter/config';
-import { probeNats } from '@meter/messaging';
+import { natsIdentity, probeNats } from '@meter/messaging';
 import { ensureDatabase, probePostgres } from '@meter/persistence';
 import { probeRedis } from '@meter/redis';
 
@@ -27,19 +27,19 @@ function urlOf(dependency: Dependency, config: AppConfig): string {
   return { postgres: config.DATABASE_URL, redis: config.REDIS_URL, nats: config.NATS_URL }[dependency];
 }
 
-const PROBES: Record<Dependency, (url: string) => Promise<void>> = {
+const PROBES: Record<Dependency, (url: string, config: AppConfig) => Promise<void>> = {
   // Creating the database first is part of "answers": contract section 1.
   postgres: async (url) => {
     await ensureDatabase(url);
     await probePostgres(url);
   },
-  redis: probeRedis,
-  nats: probeNats,
+  redis: (url) => probeRedis(url),
+  nats: (url, config) => probeNats(url, natsIdentity(config)),
 };
 
 /** Checks every server a process needs, in parallel; throws naming the first that fails. */
 export async function preflight(config: AppConfig, dependencies: Dependency[]): Promise<void> {
-  const results = await Promise.allSettled(dependencies.map((d) => PROBES[d](urlOf(d, config))));
+  const results = await Promise.allSettled(dependencies.map((d) => PROBES[d](urlOf(d, config), config)));
   const failed = results.findIndex((r) => r.status === 'rejected');
   if (failed >= 0) {
     const dependency = dependencies[failed];
