@@ -5,6 +5,7 @@ import { HttpCoreModule } from '@meter/http';
 import { NatsModule } from '@meter/messaging';
 import { PersistenceModule } from '@meter/persistence';
 import { RedisModule } from '@meter/redis';
+import { SecurityModule } from './security/security.module';
 
 /** The signed consumption API: reads the ingest read model, limits in Redis, credentials from auth events. */
 @Module({})
@@ -18,6 +19,7 @@ export class GatewayModule {
         PersistenceModule.forService('gateway', { schema: 'ingest' }),
         RedisModule.forService('gateway'),
         NatsModule.forService('gateway', (bus) => ({ streams: [platformStreams(bus).authEvents], consumers: [] })),
+        SecurityModule,
       ],
     };
   }

@@ -53,6 +53,8 @@ export const envSchema = z
     INGEST_PORT: port(8083),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(10_000),
     RATE_LIMIT_PER_MINUTE: positiveInt(60, 1_000_000),
+    /** Gateway: failed authentications a source address may cause per minute before it gets 429. */
+    AUTH_FAILURE_LIMIT_PER_MINUTE: positiveInt(120, 1_000_000),
     SESSION_TTL_SECONDS: positiveInt(3600, 7 * 24 * 3600),
     TRUSTED_PROXIES: cidrList,
     DATA_DIR: z.string().min(1).default('.data'),
