@@ -11,7 +11,8 @@ export type CidrRange = [ParsedAddress, number];
 export function parseAddress(text: string | undefined): ParsedAddress | undefined {
   if (!text) return undefined;
   const trimmed = text.trim();
-  if (!ipaddr.isValid(trimmed)) return undefined;
+  // Dotted quads and IPv6 only: no legacy forms like `1.2.3` or `0x7f.1`, which people misread.
+  if (!ipaddr.IPv4.isValidFourPartDecimal(trimmed) && !ipaddr.IPv6.isValid(trimmed)) return undefined;
   try {
     const address = ipaddr.parse(trimmed);
     if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) {
@@ -31,6 +32,8 @@ export function parseCidr(text: string): CidrRange | undefined {
       const address = parseAddress(trimmed);
       return address ? [address, address.kind() === 'ipv4' ? 32 : 128] : undefined;
     }
+    const [addressText, bitsText] = trimmed.split('/');
+    if (!parseAddress(addressText) || !/^\d{1,3}$/.test(bitsText ?? '')) return undefined;
     const [address, bits] = ipaddr.parseCIDR(trimmed);
     if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) {
       return [(address as ipaddr.IPv6).toIPv4Address(), bits - 96];
