@@ -55,6 +55,8 @@ export const envSchema = z
     RATE_LIMIT_PER_MINUTE: positiveInt(60, 1_000_000),
     /** Gateway: failed authentications a source address may cause per minute before it gets 429. */
     AUTH_FAILURE_LIMIT_PER_MINUTE: positiveInt(120, 1_000_000),
+    /** Gateway, NODE_ENV=test only: shifts the clock the timestamp check uses, to replay fixed signing vectors. */
+    GATEWAY_TEST_CLOCK_OFFSET_SECONDS: z.coerce.number().int().default(0),
     SESSION_TTL_SECONDS: positiveInt(3600, 7 * 24 * 3600),
     TRUSTED_PROXIES: cidrList,
     DATA_DIR: z.string().min(1).default('.data'),
@@ -62,6 +64,9 @@ export const envSchema = z
     VAULT_ROOT_KEYRING: z.string().min(1).optional(),
   })
   .superRefine((env, ctx) => {
+    if (env.GATEWAY_TEST_CLOCK_OFFSET_SECONDS !== 0 && env.NODE_ENV !== 'test') {
+      ctx.addIssue({ code: 'custom', path: ['GATEWAY_TEST_CLOCK_OFFSET_SECONDS'], message: 'may only be set when NODE_ENV=test' });
+    }
     if (env.NODE_ENV !== 'production') return;
     for (const name of ['CREDENTIAL_KEYRING', 'VAULT_ROOT_KEYRING'] as const) {
       if (!env[name]) {

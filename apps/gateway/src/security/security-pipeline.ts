@@ -67,7 +67,7 @@ export class SecurityPipeline {
         clientAddress: address,
       },
       {
-        nowSeconds: Math.floor(Date.now() / 1000),
+        nowSeconds: Math.floor(Date.now() / 1000) + this.config.GATEWAY_TEST_CLOCK_OFFSET_SECONDS,
         maxSkewSeconds: DEFAULT_MAX_SKEW_SECONDS,
         findCredential: (accessKey) => this.credentials.find(accessKey),
       },
