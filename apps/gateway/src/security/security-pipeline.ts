@@ -6,6 +6,7 @@ import { ProblemException, sendProblem, validationFailed } from '@meter/http';
 import { DEFAULT_MAX_SKEW_SECONDS } from '@meter/signing';
 import { CredentialFeed } from '../credentials/credential-feed.service';
 import { GatewayRateLimiter } from '../rate-limit/gateway-rate-limiter';
+import { credentialLimitKey, sourceLimitKey } from '../rate-limit/limit-keys';
 import { retryAfterSeconds, type RateLimitDecision } from '../rate-limit/rate-limit-decision';
 import { rateLimitHeaders } from '../rate-limit/rate-limit-headers';
 import { authenticate } from './authenticate';
@@ -75,14 +76,14 @@ export class SecurityPipeline {
 
     if (!result.ok) {
       // Failures spend the source address's budget, never the credential's (contract 6b).
-      const decision = await this.limiter.consume(`{ip:${address ?? 'unknown'}}`, this.config.AUTH_FAILURE_LIMIT_PER_MINUTE);
+      const decision = await this.limiter.consume(sourceLimitKey(address), this.config.AUTH_FAILURE_LIMIT_PER_MINUTE);
       const headers = rateLimitHeaders(AUTH_FAILURE_POLICY, decision);
       if (!decision.allowed) return this.reject(request, reply, rateLimited(decision, 'too many failed authentications from this address'), headers);
       const wwwAuthenticate: Record<string, string> = result.status === 401 ? { 'www-authenticate': 'SVC-HMAC' } : {};
       return this.reject(request, reply, new ProblemException(result.status, result.code, result.detail), { ...headers, ...wwwAuthenticate });
     }
 
-    const decision = await this.limiter.consume(`{cred:${result.caller.credentialId}}`, this.config.RATE_LIMIT_PER_MINUTE);
+    const decision = await this.limiter.consume(credentialLimitKey(result.caller.credentialId), this.config.RATE_LIMIT_PER_MINUTE);
     const headers = rateLimitHeaders(CREDENTIAL_POLICY, decision);
     if (!decision.allowed) return this.reject(request, reply, rateLimited(decision, 'the credential exceeded its rate limit'), headers);
     void reply.headers(headers);
