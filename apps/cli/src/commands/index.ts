@@ -1,5 +1,7 @@
 import type { Command } from '../command';
+import { callCommand } from './call.command';
 import { migrateCommand } from './migrate.command';
+import { signCommand } from './sign.command';
 
 /** Every command of the CLI; `--help` lists them in this order. */
-export const COMMANDS: Command[] = [migrateCommand];
+export const COMMANDS: Command[] = [migrateCommand, signCommand, callCommand];
