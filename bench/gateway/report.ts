@@ -5,6 +5,8 @@ export interface Measurement {
   requestsPerSecond: number;
   p50: number;
   p99: number;
+  /** Server CPU time per request (user + system), in µs. */
+  cpuMicrosPerRequest?: number;
   statuses: string;
 }
 
@@ -30,8 +32,11 @@ export function writeGatewaySection(path: string, section: string): void {
 
 export function table(rows: Measurement[]): string {
   return [
-    '| target | req/s | p50 (ms) | p99 (ms) | answers |',
-    '|---|---:|---:|---:|---|',
-    ...rows.map((r) => `| ${r.label} | ${Math.round(r.requestsPerSecond)} | ${r.p50} | ${r.p99} | ${r.statuses} |`),
+    '| target | req/s | p50 (ms) | p99 (ms) | server CPU per request (µs) | answers |',
+    '|---|---:|---:|---:|---:|---|',
+    ...rows.map(
+      (r) =>
+        `| ${r.label} | ${Math.round(r.requestsPerSecond)} | ${r.p50} | ${r.p99} | ${r.cpuMicrosPerRequest === undefined ? '–' : Math.round(r.cpuMicrosPerRequest)} | ${r.statuses} |`,
+    ),
   ].join('\n');
 }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { loadConfig } from '@meter/config';
@@ -24,6 +25,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION = Number(process.env.BENCH_DURATION_SECONDS ?? 15);
 const WARMUP = 3;
 const TARGET = '/meter/v1/devices';
+/** USER_HZ of Linux /proc times; 100 on every mainstream kernel build. */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 function start(script: string, env: Record<string, string>): ChildProcess {
   const child = spawn(process.execPath, [join(DIST, script)], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
@@ -52,7 +55,26 @@ async function until(probe: () => Promise<boolean>, ms: number, what: string) {
   throw new Error(`${what} not reached within ${ms} ms`);
 }
 
-async function cannon(port: number, credential: { accessKey: string; secretKey: string }, duration: number) {
+/** CPU seconds (user + system) a process has used so far, from /proc; undefined off Linux. */
+function cpuSeconds(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs the load and also reports the server's CPU time per request, which other load on the machine disturbs less than req/s. */
+async function measure(label: string, port: number, path: string, server: ChildProcess, credential: { accessKey: string; secretKey: string }) {
+  const before = cpuSeconds(server.pid);
+  const result = await cannon(port, credential, DURATION, path);
+  const after = cpuSeconds(server.pid);
+  const cpu = before === undefined || after === undefined ? undefined : ((after - before) * 1e6) / result.requests.total;
+  return measurement(label, result, cpu);
+}
+
+async function cannon(port: number, credential: { accessKey: string; secretKey: string }, duration: number, path = TARGET) {
   return autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,
@@ -60,23 +82,30 @@ async function cannon(port: number, credential: { accessKey: string; secretKey: 
     requests: [
       {
         method: 'GET',
-        path: TARGET,
+        path,
         // A fresh signature per request, as an integrator sends them.
         setupRequest: (request) => ({
           ...request,
-          headers: { ...request.headers, authorization: signRequest({ ...credential, method: 'GET', target: TARGET }).authorization },
+          headers: { ...request.headers, authorization: signRequest({ ...credential, method: 'GET', target: path }).authorization },
         }),
       },
     ],
   });
 }
 
-function measurement(label: string, result: autocannon.Result): Measurement {
+function measurement(label: string, result: autocannon.Result, cpuMicrosPerRequest?: number): Measurement {
   const stats = (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
   const statuses = Object.entries(stats)
     .map(([code, s]) => `${s.count} × ${code}`)
     .join(', ');
-  return { label, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, statuses: statuses || 'none' };
+  return {
+    label,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpuMicrosPerRequest,
+    statuses: statuses || 'none',
+  };
 }
 
 async function main() {
@@ -127,8 +156,11 @@ async function main() {
     console.error(`warming up (${WARMUP} s each), then ${DURATION} s per target at ${CONNECTIONS} connections...`);
     await cannon(barePort, credential, WARMUP);
     await cannon(gatewayPort, credential, WARMUP);
-    const bare = measurement('bare Fastify route, same JSON', await cannon(barePort, credential, DURATION));
-    const gateway = measurement(`gateway \`GET ${TARGET}\`, full pipeline`, await cannon(gatewayPort, credential, DURATION));
+    const [gatewayProcess, bareProcess] = children;
+    const bare = await measure('bare Fastify route, same JSON', barePort, TARGET, bareProcess, credential);
+    // Same process, an open route: what Nest and the platform hooks cost before any security work.
+    const open = await measure('gateway process, open `GET /healthz` (no pipeline)', gatewayPort, '/healthz', gatewayProcess, credential);
+    const gateway = await measure(`gateway \`GET ${TARGET}\`, full pipeline`, gatewayPort, TARGET, gatewayProcess, credential);
     const ratio = gateway.requestsPerSecond / bare.requestsPerSecond;
 
     const routeNote =
@@ -150,7 +182,7 @@ async function main() {
         'header parsing, credential lookup in its in-memory view, HMAC over the raw target and body, scope and allow-list, ' +
         `and the Redis sliding-window script (EVALSHA) with \`RATE_LIMIT_PER_MINUTE=1000000\`; \`LOG_LEVEL=warn\`. ${routeNote}`,
       '',
-      table([bare, gateway]),
+      table([bare, open, gateway]),
       '',
       `Gateway / bare throughput: **${ratio.toFixed(2)}** (target ≥ 0.60: ${ratio >= 0.6 ? 'met' : 'not met'}); ` +
         `gateway p99 ${gateway.p99} ms (target ≤ 5 ms: ${gateway.p99 <= 5 ? 'met' : 'not met'}).`,
