@@ -58,14 +58,17 @@ export class SecurityPipeline {
     if (route !== undefined && OPEN_ROUTES.has(route)) return;
 
     const raw = Buffer.isBuffer(request.body) ? request.body : undefined;
-    const address = clientAddress(request.raw.socket?.remoteAddress, request.headers['x-forwarded-for'], this.trustedProxies);
+    // Worked out only when needed: an allow-list or a failure to charge to the address.
+    let address: string | undefined | null = null;
+    const addressOf = () =>
+      (address ??= clientAddress(request.raw.socket?.remoteAddress, request.headers['x-forwarded-for'], this.trustedProxies));
     const result = authenticate(
       {
         method: request.raw.method ?? request.method,
         target: request.raw.url ?? request.url,
         body: raw,
         authorization: request.headers.authorization,
-        clientAddress: address,
+        clientAddress: addressOf,
       },
       {
         nowSeconds: Math.floor(Date.now() / 1000) + this.config.GATEWAY_TEST_CLOCK_OFFSET_SECONDS,
@@ -76,7 +79,7 @@ export class SecurityPipeline {
 
     if (!result.ok) {
       // Failures spend the source address's budget, never the credential's (contract 6b).
-      const decision = await this.limiter.consume(sourceLimitKey(address), this.config.AUTH_FAILURE_LIMIT_PER_MINUTE);
+      const decision = await this.limiter.consume(sourceLimitKey(addressOf()), this.config.AUTH_FAILURE_LIMIT_PER_MINUTE);
       const headers = rateLimitHeaders(AUTH_FAILURE_POLICY, decision);
       if (!decision.allowed) return this.reject(request, reply, rateLimited(decision, 'too many failed authentications from this address'), headers);
       const wwwAuthenticate: Record<string, string> = result.status === 401 ? { 'www-authenticate': 'SVC-HMAC' } : {};
