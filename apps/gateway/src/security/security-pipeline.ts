@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Counter } from 'prom-client';
 import { APP_CONFIG, type AppConfig } from '@meter/config';
-import { ProblemException, sendProblem, validationFailed } from '@meter/http';
+import { Metrics, ProblemException, sendProblem, validationFailed } from '@meter/http';
 import { DEFAULT_MAX_SKEW_SECONDS } from '@meter/signing';
 import { CredentialFeed } from '../credentials/credential-feed.service';
 import { GatewayRateLimiter } from '../rate-limit/gateway-rate-limiter';
@@ -30,12 +31,20 @@ export const AUTH_FAILURE_POLICY = 'auth-failures';
 @Injectable()
 export class SecurityPipeline {
   private readonly trustedProxies: CidrRange[];
+  private readonly refused: Counter<'code'>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CredentialFeed) private readonly credentials: CredentialFeed,
     @Inject(GatewayRateLimiter) private readonly limiter: GatewayRateLimiter,
+    @Inject(Metrics) metrics: Metrics,
   ) {
+    this.refused = new Counter({
+      name: 'gateway_requests_refused_total',
+      help: 'Requests the security pipeline refused, by problem code (401/403 codes and rate_limited)',
+      labelNames: ['code'] as const,
+      registers: [metrics.registry],
+    });
     this.trustedProxies = config.TRUSTED_PROXIES.map((entry) => {
       const range = parseCidr(entry);
       if (!range) throw new Error(`TRUSTED_PROXIES: ${entry} is not an address or CIDR range`);
@@ -102,6 +111,7 @@ export class SecurityPipeline {
   }
 
   private reject(request: FastifyRequest, reply: FastifyReply, problem: ProblemException, headers: Record<string, string>): FastifyReply {
+    this.refused.inc({ code: problem.code });
     sendProblem(reply, problem.toProblem(request.id), { ...headers, ...problem.headers });
     return reply;
   }
