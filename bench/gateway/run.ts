@@ -114,7 +114,9 @@ async function main() {
   const keyRing = formatKeyRing([generateKey('bench')]);
   const id = randomBytes(3).toString('hex');
   const bus = new BusNames(`bench${id}`);
-  await migrateAll(config.DATABASE_URL);
+  // A database of its own, so the bench never migrates or loads the one `npm start` uses.
+  const databaseUrl = Object.assign(new URL(config.DATABASE_URL), { pathname: `${new URL(config.DATABASE_URL).pathname}_bench_gateway` }).toString();
+  await migrateAll(databaseUrl);
   const credential = await seedCredential(config.NATS_URL, bus, parseKeyRing(keyRing));
 
   const gatewayPort = await freePort();
@@ -129,7 +131,7 @@ async function main() {
         LOG_LEVEL: 'warn',
         HTTP_HOST: '127.0.0.1',
         GATEWAY_PORT: String(gatewayPort),
-        DATABASE_URL: config.DATABASE_URL,
+        DATABASE_URL: databaseUrl,
         REDIS_URL: config.REDIS_URL,
         NATS_URL: config.NATS_URL,
         BUS_PREFIX: bus.prefix,
