@@ -284,3 +284,34 @@ describe('gateway security against the real servers', () => {
     expect(gateway.running).toBe(true);
   });
 });
+
+describe('gateway without trusted proxies', () => {
+  let infra: IsolatedInfra;
+  let gateway: PlatformProcess;
+  let events: AuthEvents;
+  let port: number;
+
+  beforeAll(async () => {
+    infra = await isolatedInfra();
+    const keys = await testKeyRing();
+    events = await AuthEvents.connect(infra.natsUrl, infra.bus, keys.ring);
+    port = await freePort();
+    gateway = PlatformProcess.start('apps/gateway/src/main.js', infra.env({ GATEWAY_PORT: String(port), CREDENTIAL_KEYRING: keys.env }));
+    await eventually(async () => (await httpStatus(`http://127.0.0.1:${port}/readyz`)) === 200, 30_000, 'gateway ready');
+  });
+
+  afterAll(async () => {
+    await gateway?.stop();
+    await events?.close();
+    await infra?.cleanup();
+  });
+
+  it('judges the allow-list by the socket address and ignores a forged X-Forwarded-For', async () => {
+    const fenced = await events.createCredential({ cidrs: ['192.0.2.0/24'] });
+    const local = await events.createCredential({ cidrs: ['127.0.0.0/8', '::1/128'] });
+    await eventually(async () => (await signedRequest(port, local, { target: '/meter/v1/x' })).status === 404, 2000, 'credentials known');
+    const forged = await signedRequest(port, fenced, { target: '/meter/v1/x', headers: { 'x-forwarded-for': '192.0.2.10' } });
+    expectProblem(forged, 403, 'source_address_not_allowed');
+    expect((await signedRequest(port, local, { target: '/meter/v1/x', headers: { 'x-forwarded-for': '192.0.2.10' } })).status).toBe(404);
+  });
+});
