@@ -23,8 +23,8 @@ export default defineConfig({
           name: 'unit',
           // Unit specs first: they need no servers and fail fastest.
           sequence: { groupOrder: 0 },
-          include: ['libs/**/*.spec.ts', 'apps/**/*.spec.ts'],
-          exclude: ['**/*.int.spec.ts', 'node_modules/**', 'dist/**'],
+          include: ['libs/**/*.spec.ts', 'apps/**/*.spec.ts', 'test/deploy*.spec.ts', 'test/openapi*.spec.ts', 'test/demo*.spec.ts'],
+          exclude: ['**/*.int.spec.ts', '**/*.e2e.spec.ts', 'node_modules/**', 'dist/**'],
         },
       },
       {

@@ -75,8 +75,10 @@ describe('gateway security against the real servers', () => {
     expectProblem(known, 404, 'not_found');
     expect(known.headers['ratelimit-policy']).toBe('"default";q=60;w=60');
     expect(known.headers['ratelimit']).toMatch(/^"default";r=5[0-9];t=\d+$/);
-    // The probes stay open.
+    // The probes and the published API document stay open.
     expect((await rawRequest(port, { target: '/healthz' })).status).toBe(200);
+    expect((await rawRequest(port, { target: '/docs/openapi.json' })).status).toBe(200);
+    expect((await rawRequest(port, { target: '/docs' })).status).toBeLessThan(400);
   });
 
   it('answers every 401 code of the contract', async () => {

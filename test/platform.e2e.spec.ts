@@ -43,14 +43,14 @@ describe('the platform as `npm start` runs it', () => {
     for (const service of SERVICES) {
       const base = `http://127.0.0.1:${ports[service]}`;
       expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'ok' });
-      const ready = await (await fetch(`${base}/readyz`)).json();
+      const ready = (await (await fetch(`${base}/readyz`)).json()) as { status: string; checks: Record<string, unknown> };
       expect(ready.status).toBe('ready');
       expect(Object.keys(ready.checks)).toEqual(expect.arrayContaining(['postgres', 'nats']));
       const metrics = await (await fetch(`${base}/metrics`)).text();
       expect(metrics).toContain('process_resident_memory_bytes');
       expect(metrics).toContain('http_request_duration_seconds_bucket');
     }
-    const gatewayChecks = (await (await fetch(`http://127.0.0.1:${ports.gateway}/readyz`)).json()).checks;
+    const gatewayChecks = ((await (await fetch(`http://127.0.0.1:${ports.gateway}/readyz`)).json()) as { checks: Record<string, unknown> }).checks;
     expect(Object.keys(gatewayChecks).sort()).toEqual(['credentials', 'nats', 'postgres', 'redis']);
   });
 
@@ -104,7 +104,7 @@ describe('readiness follows the dependencies', () => {
       'readyz 503',
     );
     expect(down.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    const problem = await down.json();
+    const problem = (await down.json()) as { detail: string; checks: Record<string, { status: string }> };
     expect(problem).toMatchObject({ status: 503, code: 'not_ready', failed: ['redis'] });
     expect(problem.detail).toMatch(/redis/);
     expect(problem.checks.postgres.status).toBe('up');

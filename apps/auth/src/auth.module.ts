@@ -5,7 +5,11 @@ import { HttpCoreModule } from '@meter/http';
 import { NatsModule } from '@meter/messaging';
 import { PersistenceModule } from '@meter/persistence';
 import { RedisModule } from '@meter/redis';
+import { CredentialsModule } from './credentials/credentials.module';
+import { EventsModule } from './events/events.module';
 import { authStore } from './migrations';
+import { SessionsModule } from './sessions/sessions.module';
+import { VaultModule } from './vault/vault.module';
 
 /** The management API: organizations, admin sessions, API credentials, vault routes. */
 @Module({})
@@ -19,6 +23,10 @@ export class AuthModule {
         PersistenceModule.forService('auth', authStore),
         RedisModule.forService('auth'),
         NatsModule.forService('auth', (bus) => ({ streams: [platformStreams(bus).authEvents], consumers: [] })),
+        EventsModule,
+        SessionsModule,
+        CredentialsModule,
+        VaultModule,
       ],
     };
   }

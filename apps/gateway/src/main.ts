@@ -1,3 +1,4 @@
+import { buildOpenApiDocument, serveOpenApi } from '@meter/http';
 import { BODY_LIMIT_BYTES, runService } from '@meter/platform';
 import { GatewayModule } from './gateway.module';
 import { SecurityPipeline } from './security/security-pipeline';
@@ -7,6 +8,10 @@ void runService({
   port: (config) => config.GATEWAY_PORT,
   dependencies: ['postgres', 'redis', 'nats'],
   module: (config) => GatewayModule.forRoot(config),
-  // Before Nest registers its routes and body parsers, so the raw-body parser and the hook cover them all.
-  configure: (app) => app.get(SecurityPipeline).install(app, BODY_LIMIT_BYTES),
+  configure: (app) => {
+    // Before Nest registers its routes and body parsers, so the raw-body parser and the hook cover them all.
+    app.get(SecurityPipeline).install(app, BODY_LIMIT_BYTES);
+    // GET /docs (Swagger UI) and /docs/openapi.json: the document committed as docs/openapi/gateway.json.
+    serveOpenApi(app, buildOpenApiDocument(app, 'gateway'));
+  },
 });

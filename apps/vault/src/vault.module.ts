@@ -4,6 +4,7 @@ import { platformStreams } from '@meter/contracts';
 import { HttpCoreModule } from '@meter/http';
 import { NatsModule } from '@meter/messaging';
 import { PersistenceModule } from '@meter/persistence';
+import { EntriesModule } from './entries/entries.module';
 import { vaultStore } from './migrations';
 
 /** Sealed storage credentials, reachable over NATS only; HTTP serves probes and metrics. */
@@ -17,6 +18,7 @@ export class VaultModule {
         HttpCoreModule,
         PersistenceModule.forService('vault', vaultStore),
         NatsModule.forService('vault', (bus) => ({ streams: [platformStreams(bus).vaultAudit], consumers: [] })),
+        EntriesModule,
       ],
     };
   }

@@ -58,10 +58,18 @@ export const envSchema = z
     /** Gateway, NODE_ENV=test only: shifts the clock the timestamp check uses, to replay fixed signing vectors. */
     GATEWAY_TEST_CLOCK_OFFSET_SECONDS: z.coerce.number().int().default(0),
     SESSION_TTL_SECONDS: positiveInt(3600, 7 * 24 * 3600),
+    /** Failed logins allowed per email, and per source address, within LOGIN_THROTTLE_WINDOW_SECONDS. */
+    LOGIN_MAX_FAILURES_PER_EMAIL: positiveInt(5, 1000),
+    LOGIN_MAX_FAILURES_PER_ADDRESS: positiveInt(20, 100_000),
+    LOGIN_THROTTLE_WINDOW_SECONDS: positiveInt(900, 24 * 3600),
+    /** How often the auth outbox relay looks for unpublished events when no notification arrived. */
+    OUTBOX_POLL_MS: positiveInt(1000, 60_000),
     TRUSTED_PROXIES: cidrList,
     DATA_DIR: z.string().min(1).default('.data'),
     CREDENTIAL_KEYRING: z.string().min(1).optional(),
     VAULT_ROOT_KEYRING: z.string().min(1).optional(),
+    /** How long auth waits for the vault over NATS before answering 503 vault_unavailable. */
+    VAULT_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3000),
   })
   .superRefine((env, ctx) => {
     if (env.GATEWAY_TEST_CLOCK_OFFSET_SECONDS !== 0 && env.NODE_ENV !== 'test') {

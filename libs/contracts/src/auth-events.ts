@@ -34,6 +34,24 @@ export const adminCreated = envelope(
   z.object({ admin_id: z.string().min(1), email: z.string().min(3) }),
 );
 
+/** The admin's password hash was replaced by one made with the current Argon2id limits (the hash is never in an event). */
+export const adminPasswordRehashed = envelope('admin.password_rehashed', z.object({ admin_id: z.string().min(1) }));
+
+/** The admin may no longer log in; their sessions end with `session.ended` events. */
+export const adminDeactivated = envelope('admin.deactivated', z.object({ admin_id: z.string().min(1) }));
+
+/** An admin logged in. The token is never in an event (the state table keeps only its SHA-256). */
+export const sessionStarted = envelope(
+  'session.started',
+  z.object({ session_id: z.string().min(1), admin_id: z.string().min(1), expires_at: z.iso.datetime() }),
+);
+
+/** A session ended before it expired (expiry itself is not an event). */
+export const sessionEnded = envelope(
+  'session.ended',
+  z.object({ session_id: z.string().min(1), admin_id: z.string().min(1), reason: z.enum(['logout', 'admin_deactivated']) }),
+);
+
 export const credentialCreated = envelope(
   'credential.created',
   z.object({
@@ -74,6 +92,10 @@ export const credentialEvent = z.discriminatedUnion('type', [
 export const authEvent = z.discriminatedUnion('type', [
   organizationCreated,
   adminCreated,
+  adminPasswordRehashed,
+  adminDeactivated,
+  sessionStarted,
+  sessionEnded,
   credentialCreated,
   credentialRevoked,
   credentialCidrsChanged,

@@ -8,3 +8,4 @@ export * from './metrics';
 export * from './probes.controller';
 export * from './http-core.module';
 export * from './http-hooks';
+export * from './openapi';

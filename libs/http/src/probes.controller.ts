@@ -1,4 +1,5 @@
 import { Controller, Get, Header, Inject, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Metrics } from './metrics';
 import { PROBLEM_CONTENT_TYPE } from './problem';
@@ -6,6 +7,8 @@ import { ReadinessRegistry } from './readiness';
 
 const PROBLEM_MEMBERS = new Set(['type', 'title', 'status', 'detail', 'code', 'request_id', 'instance']);
 
+/** Operations, not API: kept out of the published OpenAPI documents (docs/operations.md lists them). */
+@ApiExcludeController()
 @Controller()
 export class ProbesController {
   constructor(

@@ -19,6 +19,15 @@ import { parseVerifiedBody } from './json-body';
 /** Routes anyone may call: the probes an orchestrator and Prometheus use. */
 const OPEN_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
 
+/**
+ * Open by matched route pattern, never by the raw path: the probes and the
+ * published API document (Swagger UI at /docs, its assets, /docs/openapi.json).
+ */
+export function isOpenRoute(route: string | undefined): boolean {
+  if (route === undefined) return false;
+  return OPEN_ROUTES.has(route) || route === '/docs' || route.startsWith('/docs/');
+}
+
 export const CREDENTIAL_POLICY = 'default';
 export const AUTH_FAILURE_POLICY = 'auth-failures';
 
@@ -63,8 +72,7 @@ export class SecurityPipeline {
   }
 
   async handle(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const route = request.routeOptions?.url;
-    if (route !== undefined && OPEN_ROUTES.has(route)) return;
+    if (isOpenRoute(request.routeOptions?.url)) return;
 
     const raw = Buffer.isBuffer(request.body) ? request.body : undefined;
     // Worked out only when needed: an allow-list or a failure to charge to the address.

@@ -1,0 +1,34 @@
+/** A row of auth.credentials as the queries select it (never with the sealed secret). */
+export interface CredentialRow {
+  id: string;
+  org_id: string;
+  name: string;
+  type: 'secret' | 'public';
+  access_key: string;
+  scopes: string[];
+  allowed_cidrs: string[];
+  status: 'active' | 'revoked';
+  created_at: Date;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
+  version: number;
+}
+
+export const CREDENTIAL_COLUMNS =
+  'id, org_id, name, type, access_key, scopes, allowed_cidrs, status, created_at, revoked_at, last_used_at, version';
+
+/** The list shape of contract section 4 (every field of spec 2.1 but secret_key). */
+export function credentialView(row: CredentialRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    access_key: row.access_key,
+    scopes: row.scopes,
+    allowed_cidrs: row.allowed_cidrs,
+    status: row.status,
+    created_at: row.created_at.toISOString(),
+    revoked_at: row.revoked_at?.toISOString() ?? null,
+    last_used_at: row.last_used_at?.toISOString() ?? null,
+  };
+}

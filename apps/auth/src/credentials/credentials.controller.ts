@@ -1,0 +1,45 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, UseGuards } from '@nestjs/common';
+import { parseBody } from '../common/parse-body';
+import { AdminSessionGuard } from '../sessions/admin-session.guard';
+import type { CurrentAdminInfo } from '../sessions/current-admin';
+import { CurrentAdmin } from '../sessions/current-admin.decorator';
+import { createCredentialRequest, updateCredentialRequest } from './credential-schemas';
+import { CredentialsService } from './credentials.service';
+
+@Controller('org-api-credentials')
+@UseGuards(AdminSessionGuard)
+export class CredentialsController {
+  constructor(@Inject(CredentialsService) private readonly credentials: CredentialsService) {}
+
+  @Get('available-scopes')
+  async availableScopes(@CurrentAdmin() admin: CurrentAdminInfo) {
+    return { scopes: await this.credentials.availableScopes(admin) };
+  }
+
+  @Post()
+  @HttpCode(201)
+  create(@CurrentAdmin() admin: CurrentAdminInfo, @Body() body: unknown) {
+    return this.credentials.create(admin, parseBody(createCredentialRequest, body));
+  }
+
+  @Get()
+  async list(@CurrentAdmin() admin: CurrentAdminInfo) {
+    return { credentials: await this.credentials.list(admin) };
+  }
+
+  @Get(':id')
+  get(@CurrentAdmin() admin: CurrentAdminInfo, @Param('id') id: string) {
+    return this.credentials.get(admin, id);
+  }
+
+  @Patch(':id')
+  update(@CurrentAdmin() admin: CurrentAdminInfo, @Param('id') id: string, @Body() body: unknown) {
+    return this.credentials.setAllowedCidrs(admin, id, parseBody(updateCredentialRequest, body).allowed_cidrs);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  async revoke(@CurrentAdmin() admin: CurrentAdminInfo, @Param('id') id: string) {
+    await this.credentials.revoke(admin, id);
+  }
+}

@@ -1,0 +1,68 @@
+import type { AuthEvent } from '@meter/contracts';
+import { ProblemException } from '@meter/http';
+import type { EntityManager } from 'typeorm';
+
+/** The channel on which a commit that appended events wakes the outbox relay. */
+export const EVENTS_CHANNEL = 'auth_events';
+
+/** Someone else changed the aggregate between our read and our write. */
+export class ConcurrencyConflict extends ProblemException {
+  constructor(aggregateId: string) {
+    super(409, 'concurrent_modification', `${aggregateId} was changed by another request; retry`);
+  }
+}
+
+/**
+ * Appends events inside the caller's transaction, so they commit (or not)
+ * together with the state change they describe. `(aggregate_id, version)`
+ * is unique: a second writer of the same version fails here.
+ */
+export async function appendEvents(manager: EntityManager, events: readonly AuthEvent[]): Promise<void> {
+  for (const event of events) {
+    try {
+      await manager.query(
+        `INSERT INTO auth.events (event_id, type, aggregate_id, org_id, version, occurred_at, payload)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [event.event_id, event.type, event.aggregate_id, event.org_id, event.version, event.occurred_at, JSON.stringify(event.payload)],
+      );
+    } catch (error) {
+      if ((error as { code?: string }).code === '23505') throw new ConcurrencyConflict(event.aggregate_id);
+      throw error;
+    }
+  }
+  // Delivered at commit only, and never for a rolled-back transaction.
+  await manager.query(`SELECT pg_notify($1, '')`, [EVENTS_CHANNEL]);
+}
+
+export interface StoredEventRow {
+  seq: string;
+  event_id: string;
+  type: string;
+  aggregate_id: string;
+  org_id: string;
+  version: number;
+  occurred_at: Date;
+  payload: unknown;
+}
+
+/** The envelope as it was appended (what the relay publishes). */
+export function envelopeOf(row: StoredEventRow) {
+  return {
+    event_id: row.event_id,
+    type: row.type,
+    aggregate_id: row.aggregate_id,
+    org_id: row.org_id,
+    version: row.version,
+    occurred_at: row.occurred_at.toISOString(),
+    payload: row.payload,
+  };
+}
+
+/**
+ * Checks that the row updated by a versioned write existed at the version
+ * read; TypeORM's raw UPDATE result is `[rows, affectedCount]`.
+ */
+export function assertUpdated(result: unknown, aggregateId: string): void {
+  const affected = Array.isArray(result) ? Number(result[1]) : 0;
+  if (affected !== 1) throw new ConcurrencyConflict(aggregateId);
+}

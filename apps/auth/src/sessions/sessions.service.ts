@@ -1,0 +1,132 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@meter/config';
+import type { AuthEvent } from '@meter/contracts';
+import { dummyPasswordHash, hashPassword, passwordNeedsRehash, randomToken, sha256Hex, verifyPassword } from '@meter/crypto';
+import { ProblemException } from '@meter/http';
+import { DataSource } from 'typeorm';
+import { appendEvents, assertUpdated } from '../events/event-store';
+import { newEvent } from '../events/new-event';
+import { OutboxRelayService } from '../events/outbox-relay.service';
+import { normalizeEmail } from '../organizations/organization-input';
+import type { CurrentAdminInfo } from './current-admin';
+import { LoginThrottle } from './login-throttle';
+
+export interface IssuedSession {
+  accessToken: string;
+  expiresIn: number;
+}
+
+/** Opaque bearer token; the prefix lets secret scanners recognise a leaked one. */
+export const SESSION_TOKEN_PREFIX = 'mst_';
+
+export const invalidCredentials = () => new ProblemException(401, 'invalid_credentials', 'email or password is wrong');
+
+interface AdminRow {
+  id: string;
+  org_id: string;
+  email: string;
+  password_hash: string;
+  active: boolean;
+  version: number;
+}
+
+@Injectable()
+export class SessionsService implements OnModuleInit {
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LoginThrottle) private readonly throttle: LoginThrottle,
+    @Inject(OutboxRelayService) private readonly outbox: OutboxRelayService,
+  ) {}
+
+  /** Made at start so the first login with an unknown email is not slower than the others. */
+  async onModuleInit() {
+    await dummyPasswordHash();
+  }
+
+  async login(emailInput: string, password: string, address: string): Promise<IssuedSession> {
+    const email = normalizeEmail(emailInput);
+    await this.throttle.check(email, address);
+    const [admin] = (await this.dataSource.query(
+      'SELECT id, org_id, email, password_hash, active, version FROM auth.admins WHERE lower(email) = $1',
+      [email],
+    )) as AdminRow[];
+    // An unknown email still costs one Argon2id verification (against the dummy hash), so timing tells nothing.
+    const passwordOk = await verifyPassword(admin?.password_hash, password);
+    if (!admin || !passwordOk || !admin.active) {
+      await this.throttle.recordFailure(email, address);
+      throw invalidCredentials();
+    }
+    await this.throttle.recordSuccess(email);
+    const session = await this.startSession(admin, password);
+    this.outbox.nudge();
+    return session;
+  }
+
+  /** The session behind a bearer token, if it is known, unexpired, not ended and its admin still active. */
+  async authenticate(token: string): Promise<CurrentAdminInfo | undefined> {
+    if (!token.startsWith(SESSION_TOKEN_PREFIX) || token.length > 200) return undefined;
+    const [row] = (await this.dataSource.query(
+      `SELECT s.id AS session_id, a.id AS admin_id, a.org_id, a.email
+         FROM auth.sessions s JOIN auth.admins a ON a.id = s.admin_id
+        WHERE s.token_hash = $1 AND s.ended_at IS NULL AND s.expires_at > now() AND a.active`,
+      [sha256Hex(token)],
+    )) as { session_id: string; admin_id: string; org_id: string; email: string }[];
+    return row && { sessionId: row.session_id, adminId: row.admin_id, orgId: row.org_id, email: row.email };
+  }
+
+  async logout(admin: CurrentAdminInfo): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const result = (await manager.query(
+        'UPDATE auth.sessions SET ended_at = now(), version = version + 1 WHERE id = $1 AND ended_at IS NULL RETURNING version',
+        [admin.sessionId],
+      )) as [{ version: number }[], number];
+      const [ended] = result[0];
+      if (!ended) return;
+      await appendEvents(manager, [
+        newEvent(
+          'session.ended',
+          { aggregateId: admin.sessionId, orgId: admin.orgId, version: ended.version },
+          { session_id: admin.sessionId, admin_id: admin.adminId, reason: 'logout' },
+        ),
+      ]);
+    });
+    this.outbox.nudge();
+  }
+
+  private async startSession(admin: AdminRow, password: string): Promise<IssuedSession> {
+    const accessToken = `${SESSION_TOKEN_PREFIX}${randomToken(32)}`;
+    const sessionId = `ses_${randomToken(16)}`;
+    const ttl = this.config.SESSION_TTL_SECONDS;
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + ttl * 1000);
+    const rehashed = passwordNeedsRehash(admin.password_hash) ? await hashPassword(password) : undefined;
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query(
+        'INSERT INTO auth.sessions (id, token_hash, admin_id, org_id, created_at, expires_at, version) VALUES ($1, $2, $3, $4, $5, $6, 1)',
+        [sessionId, sha256Hex(accessToken), admin.id, admin.org_id, now, expiresAt],
+      );
+      const events: AuthEvent[] = [
+        newEvent(
+          'session.started',
+          { aggregateId: sessionId, orgId: admin.org_id, version: 1 },
+          { session_id: sessionId, admin_id: admin.id, expires_at: expiresAt.toISOString() },
+          now,
+        ),
+      ];
+      if (rehashed) {
+        assertUpdated(
+          await manager.query('UPDATE auth.admins SET password_hash = $3, version = version + 1 WHERE id = $1 AND version = $2', [
+            admin.id,
+            admin.version,
+            rehashed,
+          ]),
+          admin.id,
+        );
+        events.push(newEvent('admin.password_rehashed', { aggregateId: admin.id, orgId: admin.org_id, version: admin.version + 1 }, { admin_id: admin.id }, now));
+      }
+      await appendEvents(manager, events);
+    });
+    return { accessToken, expiresIn: ttl };
+  }
+}

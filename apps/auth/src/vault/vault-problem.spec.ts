@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { vaultProblem } from './vault-problem';
+
+describe('vaultProblem', () => {
+  it('maps validation errors to 400 validation_failed with the field list', () => {
+    const problem = vaultProblem({ code: 'validation_failed', detail: 'x', errors: [{ field: 'data.token', message: 'is required' }] }).toProblem('r1');
+    expect(problem).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ field: 'data.token', message: 'is required' }], request_id: 'r1' });
+  });
+
+  it('maps not_found to 404', () => {
+    expect(vaultProblem({ code: 'not_found', detail: 'no vault entry' }).toProblem()).toMatchObject({ status: 404, code: 'not_found' });
+  });
+
+  it('hides the vault side of other failures behind a 500 without details', () => {
+    for (const code of ['bad_request', 'unreadable', 'internal'] as const) {
+      const problem = vaultProblem({ code, detail: 'inner detail' }).toProblem();
+      expect(problem).toMatchObject({ status: 500, code: 'internal_error' });
+      expect(problem.detail).not.toContain('inner detail');
+    }
+  });
+});

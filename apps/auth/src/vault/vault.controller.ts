@@ -1,0 +1,45 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, UseGuards } from '@nestjs/common';
+import { vaultDeleteReply, vaultListReply, vaultUpsertReply } from '@meter/contracts';
+import { notFound, validationFailed } from '@meter/http';
+import { AdminSessionGuard, CurrentAdmin, type CurrentAdminInfo } from '../sessions';
+import { VaultClient } from './vault-client';
+import { vaultProblem } from './vault-problem';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The organization vault of the management API. It forwards to the vault
+ * service with the caller's organization, which validates and seals: this
+ * process never sees the root key and keeps nothing of the request.
+ */
+@Controller('organization-vault')
+@UseGuards(AdminSessionGuard)
+export class VaultController {
+  constructor(@Inject(VaultClient) private readonly vault: VaultClient) {}
+
+  @Patch()
+  @HttpCode(200)
+  async upsert(@CurrentAdmin() admin: CurrentAdminInfo, @Body() body: unknown) {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw validationFailed([{ field: 'body', message: 'must be a JSON object' }]);
+    }
+    const reply = await this.vault.request('upsert', { org_id: admin.orgId, actor: admin.adminId, entry: body }, vaultUpsertReply);
+    if (!reply.ok) throw vaultProblem(reply.error);
+    return { id: reply.result.id };
+  }
+
+  @Get()
+  async list(@CurrentAdmin() admin: CurrentAdminInfo) {
+    const reply = await this.vault.request('list', { org_id: admin.orgId, actor: admin.adminId }, vaultListReply);
+    if (!reply.ok) throw vaultProblem(reply.error);
+    return { entries: reply.result.entries };
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  async delete(@CurrentAdmin() admin: CurrentAdminInfo, @Param('id') id: string) {
+    if (!UUID.test(id)) throw notFound('no vault entry with this id in the organization');
+    const reply = await this.vault.request('delete', { org_id: admin.orgId, actor: admin.adminId, entry_id: id }, vaultDeleteReply);
+    if (!reply.ok) throw vaultProblem(reply.error);
+  }
+}

@@ -1,0 +1,17 @@
+const HIDDEN = '****';
+
+/**
+ * A hint that helps an admin recognise a value without revealing it
+ * (contract 4): a fixed `****` (so the length is not shown) followed by at
+ * most the last 4 characters, and never more than a quarter of the value,
+ * so values shorter than 4 characters show nothing of themselves.
+ */
+export function maskValue(value: string): string {
+  const characters = [...value];
+  const shown = Math.min(4, Math.floor(characters.length / 4));
+  return HIDDEN + characters.slice(characters.length - shown).join('');
+}
+
+export function maskFields(data: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(data).map(([name, value]) => [name, maskValue(value)]));
+}

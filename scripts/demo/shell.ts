@@ -1,0 +1,12 @@
+/** One shell word, safe to paste into sh/bash/zsh: single quotes, with ' written as '\''. */
+export function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A curl command for a signed gateway request, one header per line. */
+export function curlCommand(input: { url: string; method: string; headers: Record<string, string>; body?: string }): string {
+  const parts = [`curl -sS${input.method === 'GET' ? '' : ` -X ${input.method}`} ${shellQuote(input.url)}`];
+  for (const [name, value] of Object.entries(input.headers)) parts.push(`-H ${shellQuote(`${name}: ${value}`)}`);
+  if (input.body !== undefined) parts.push(`--data-raw ${shellQuote(input.body)}`);
+  return parts.join(' \\\n  ');
+}

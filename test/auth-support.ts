@@ -1,0 +1,126 @@
+import { INSECURE_TEST_PASSWORD_PARAMS } from '@meter/crypto';
+import type { DataSource } from 'typeorm';
+import { authDataSource } from '../apps/auth/src/auth-data-source';
+import { createOrganization } from '../apps/auth/src/organizations/create-organization';
+import { eventually, freePort, PlatformProcess, type IsolatedInfra } from '@meter/testing';
+
+export { authDataSource };
+
+let counter = 0;
+
+/** A fresh organization through the same use case as `cli org create`. */
+export async function newOrg(dataSource: DataSource, options: { fastHash?: boolean } = {}) {
+  counter += 1;
+  const email = `admin${counter}-${Date.now()}@example.test`;
+  const password = `correct horse ${counter}`;
+  const created = await createOrganization(
+    dataSource,
+    { name: `Org ${counter}`, adminEmail: email, adminPassword: password },
+    options.fastHash ? INSECURE_TEST_PASSWORD_PARAMS : undefined,
+  );
+  return { ...created, email, password };
+}
+
+/** The built auth process on a free port, ready. */
+export async function startAuth(infra: IsolatedInfra, extra: Record<string, string> = {}) {
+  const port = await freePort();
+  const process = PlatformProcess.start('apps/auth/src/main.js', infra.env({ AUTH_PORT: String(port), DATA_DIR: `.data/test-${infra.busPrefix}`, ...extra }));
+  const base = `http://127.0.0.1:${port}`;
+  await eventually(
+    async () => {
+      if (!process.running) throw new Error(`auth exited:\n${process.log()}`);
+      return (await fetch(`${base}/readyz`)).status === 200;
+    },
+    30_000,
+    'auth ready',
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}\n${process.log()}`);
+  });
+  return { process, base };
+}
+
+export interface JsonResponse {
+  status: number;
+  headers: Headers;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** One HTTP call; `body` as a string is sent as is (for broken JSON). */
+export async function call(base: string, method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<JsonResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let payload: string | undefined;
+  if (options.body !== undefined) {
+    headers['content-type'] ??= 'application/json';
+    payload = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+  }
+  const response = await fetch(`${base}${path}`, { method, headers, body: payload, signal: AbortSignal.timeout(10_000) });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+export async function login(base: string, email: string, password: string): Promise<string> {
+  const response = await call(base, 'POST', '/login', { body: { email, password } });
+  if (response.status !== 200) throw new Error(`login failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body.access_token as string;
+}
+
+/** Every message in a stream, oldest first, read with an ordered consumer. */
+export async function streamMessages(natsUrl: string, stream: string): Promise<{ subject: string; data: string; msgId?: string; headers: string }[]> {
+  const { connectNats } = await import('@meter/messaging');
+  const { jetstream, jetstreamManager } = await import('@nats-io/jetstream');
+  const nc = await connectNats(natsUrl, 'test-reader');
+  try {
+    const info = await (await jetstreamManager(nc)).streams.info(stream);
+    const total = info.state.messages;
+    const out: { subject: string; data: string; msgId?: string; headers: string }[] = [];
+    if (total === 0) return out;
+    const consumer = await jetstream(nc).consumers.get(stream);
+    const messages = await consumer.fetch({ max_messages: total, expires: 5000 });
+    for await (const m of messages) {
+      const headers = m.headers ? [...m.headers.keys()].map((k) => `${k}: ${m.headers!.get(k)}`).join('\n') : '';
+      out.push({ subject: m.subject, data: m.string(), msgId: m.headers?.get('Nats-Msg-Id'), headers });
+      if (out.length >= total) break;
+    }
+    return out;
+  } finally {
+    await nc.close();
+  }
+}
+
+/**
+ * Every row of every table as JSON text, plus `pg_dump --data-only` when
+ * pg_dump is on PATH (the same rows as an operator's backup would hold them).
+ */
+export async function databaseDump(dataSource: DataSource, databaseUrl?: string): Promise<string> {
+  const rows = await rowsAsJson(dataSource);
+  if (!databaseUrl) return rows;
+  const { execFile } = await import('node:child_process');
+  const { promisify } = await import('node:util');
+  const dumped = await promisify(execFile)('pg_dump', ['--data-only', `--dbname=${databaseUrl}`], { maxBuffer: 64 * 1024 * 1024 }).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return { stdout: '' };
+      throw error;
+    },
+  );
+  return `${rows}\n${dumped.stdout}`;
+}
+
+async function rowsAsJson(dataSource: DataSource): Promise<string> {
+  const tables = (await dataSource.query(
+    `SELECT table_schema, table_name FROM information_schema.tables
+      WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')`,
+  )) as { table_schema: string; table_name: string }[];
+  const parts: string[] = [];
+  for (const t of tables) {
+    const rows = (await dataSource.query(`SELECT row_to_json(x)::text AS j FROM "${t.table_schema}"."${t.table_name}" x`)) as { j: string }[];
+    parts.push(...rows.map((r) => r.j));
+  }
+  return parts.join('\n');
+}
+
+/** The forms a leaked secret could take: as is, hex and base64 of its text, and of its decoded bytes. */
+export function secretForms(secret: string): string[] {
+  const raw = Buffer.from(secret, 'base64url');
+  return [secret, Buffer.from(secret).toString('hex'), Buffer.from(secret).toString('base64'), raw.toString('hex'), raw.toString('base64')];
+}

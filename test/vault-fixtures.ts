@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { vaultSubject, type BusNames, type VaultEntryType, type VaultOperation } from '@meter/contracts';
+
+/** Distinctive secret values, so a dump or a stream can be searched for them. */
+export function secretsFor(tag: string): Record<VaultEntryType, Record<string, string>> {
+  const s = (name: string) => `SECRET-${tag}-${name}-${randomBytes(6).toString('hex')}`;
+  return {
+    s3_identity: { access_key: s('ak'), secret_key: s('sk'), end_point: 'https://s3.eu-west-1.amazonaws.com', region: 'eu-west-1' },
+    azure_identity: {
+      tenant_id: s('tenant'),
+      client_id: s('client'),
+      client_secret: s('cs'),
+      connection_string: `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${s('accountkey')};EndpointSuffix=core.windows.net`,
+    },
+    gcs_identity: { credentials_json: JSON.stringify({ type: 'service_account', private_key: s('pk') }), project_id: s('project') },
+    api_token_identity: { token: s('token') },
+  };
+}
+
+/** The secret parts of a data object (endpoints and regions are not secret; account keys inside connection strings are). */
+export function secretNeedles(data: Record<string, string>): string[] {
+  return Object.values(data).flatMap((value) => value.match(/SECRET-[A-Za-z0-9_-]+-[a-z]+-[0-9a-f]{12}/g) ?? []);
+}
+
+export async function vaultRequest(nc: NatsConnection, bus: BusNames, operation: VaultOperation, payload: unknown, timeout = 5000) {
+  const reply = await nc.request(vaultSubject(bus, operation), JSON.stringify(payload), { timeout });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return JSON.parse(reply.string()) as { ok: true; result: any } | { ok: false; error: { code: string; detail: string; errors?: { field: string; message: string }[] } };
+}
+
+/** A 32-byte key ring entry in the VAULT_ROOT_KEYRING text format. */
+export const ringEntry = (id: string) => `${id}:${randomBytes(32).toString('base64')}`;

@@ -1,0 +1,193 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import type { Msg, NatsConnection } from '@nats-io/nats-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BusNames, platformStreams } from '@meter/contracts';
+import { eventually, freePort, httpStatus, isolatedInfra, PlatformProcess, type IsolatedInfra } from '@meter/testing';
+import { ringEntry, secretNeedles, secretsFor, vaultRequest } from './vault-fixtures';
+
+const ROOT = join(__dirname, '..');
+const PERMISSIONS = join(ROOT, 'deploy/base/nats/vault-permissions.conf');
+const PASSWORDS = {
+  VAULT_NATS_PASSWORD: 'vault-pw',
+  AUTH_NATS_PASSWORD: 'auth-pw',
+  INTEGRATION_NATS_PASSWORD: 'integration-pw',
+  GATEWAY_NATS_PASSWORD: 'gateway-pw',
+  INGEST_NATS_PASSWORD: 'ingest-pw',
+};
+
+/** A private nats-server runs the deploy/ permissions file as written; without the binary there is nothing to run it on. */
+const natsServer = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/bin']
+  .map((dir) => join(dir, 'nats-server'))
+  .find((path) => existsSync(path));
+
+describe.skipIf(!natsServer)('NATS permissions of deploy/base/nats/vault-permissions.conf', () => {
+  const bus = new BusNames('');
+  let infra: IsolatedInfra;
+  let dir: string;
+  let server: ChildProcess;
+  let url: string;
+  let vault: PlatformProcess;
+  const clients: NatsConnection[] = [];
+  const secrets = secretsFor('perm');
+
+  const as = async (user: keyof typeof USERS, options: { inboxPrefix?: string } = {}) => {
+    const nc = await connect({ servers: url, user, pass: USERS[user], ...options });
+    clients.push(nc);
+    return nc;
+  };
+  const USERS = { auth: PASSWORDS.AUTH_NATS_PASSWORD, integration: PASSWORDS.INTEGRATION_NATS_PASSWORD, gateway: PASSWORDS.GATEWAY_NATS_PASSWORD };
+  /** Resolves with the permission error a subscription ends with, or undefined if it is still open after a round trip. */
+  const subscribeOutcome = async (nc: NatsConnection, subject: string) => {
+    let failure: Error | undefined;
+    nc.subscribe(subject, {
+      callback: (error: Error | null) => {
+        failure ??= error ?? undefined;
+      },
+    });
+    await nc.flush();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await nc.flush();
+    return failure?.message;
+  };
+  const requestError = async (nc: NatsConnection, subject: string) => {
+    try {
+      await nc.request(subject, '{}', { timeout: 2000 });
+      return 'answered';
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+
+  beforeAll(async () => {
+    infra = await isolatedInfra();
+    dir = await mkdtemp(join(tmpdir(), 'vault-nats-'));
+    const port = await freePort();
+    url = `nats://127.0.0.1:${port}`;
+    await copyFile(PERMISSIONS, join(dir, 'vault-permissions.conf'));
+    // Clients without credentials are the vault, so the unchanged vault process runs under its permissions.
+    await writeFile(
+      join(dir, 'server.conf'),
+      `listen: 127.0.0.1:${port}\njetstream { store_dir: "${join(dir, 'js')}" }\nno_auth_user: vault\ninclude vault-permissions.conf\n`,
+    );
+    server = spawn(natsServer!, ['-c', join(dir, 'server.conf')], { env: { ...PASSWORDS }, stdio: 'ignore' });
+    await eventually(async () => Boolean(await connect({ servers: url, user: 'gateway', pass: PASSWORDS.GATEWAY_NATS_PASSWORD }).then((nc) => nc.close().then(() => true))), 10_000, 'nats-server up');
+    const vaultPort = await freePort();
+    vault = PlatformProcess.start(
+      'apps/vault/src/main.js',
+      infra.env({ NATS_URL: url, BUS_PREFIX: '', VAULT_PORT: String(vaultPort), VAULT_ROOT_KEYRING: ringEntry('k1') }),
+    );
+    await eventually(async () => (await httpStatus(`http://127.0.0.1:${vaultPort}/readyz`)) === 200, 30_000, 'vault ready').catch((error: Error) => {
+      throw new Error(`${error.message}\n${vault.log()}`);
+    });
+    const auth = await as('auth');
+    await eventually(async () => (await vaultRequest(auth, bus, 'list', { org_id: 'warmup', actor: 't' })).ok, 10_000, 'vault answering');
+  });
+
+  afterAll(async () => {
+    await Promise.all(clients.map((nc) => nc.close().catch(() => undefined)));
+    await vault?.stop();
+    server?.kill('SIGTERM');
+    await infra?.cleanup();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('lets the vault run under its own permissions: stream, subscriptions, replies and audit events', async () => {
+    const auth = await as('auth');
+    const stored = await vaultRequest(auth, bus, 'upsert', { org_id: 'perm-org', actor: 'admin', entry: { namespace: 'batch', type: 's3_identity', data: secrets.s3_identity } });
+    expect(stored).toMatchObject({ ok: true, result: { version: 1 } });
+    expect(await vaultRequest(auth, bus, 'list', { org_id: 'perm-org', actor: 'admin' })).toMatchObject({ ok: true, result: { entries: [{ type: 's3_identity' }] } });
+  });
+
+  it('keeps auth to the management subjects: no subscribing to vault.>, no opening entries, no forged audit events', async () => {
+    const auth = await as('auth');
+    expect(await subscribeOutcome(auth, 'vault.rpc.upsert')).toMatch(/Permissions Violation for Subscription/);
+    expect(await subscribeOutcome(await as('auth'), 'vault.>')).toMatch(/Permissions Violation for Subscription/);
+    expect(await subscribeOutcome(await as('auth'), '_INBOX_integration.>')).toMatch(/Permissions Violation for Subscription/);
+    expect(await requestError(await as('auth'), 'vault.internal.open')).toMatch(/Permissions Violation for Publish to "vault.internal.open"/);
+    expect(await requestError(await as('auth'), 'vault.audit.entry.deleted')).toMatch(/Permissions Violation for Publish/);
+  });
+
+  it('lets integration workers open entries on their private inbox, and nothing else', async () => {
+    const worker = await as('integration', { inboxPrefix: '_INBOX_integration' });
+    const opened = await vaultRequest(worker, bus, 'open', { org_id: 'perm-org', actor: 'worker-1', namespace: 'batch', type: 's3_identity' });
+    expect(opened).toMatchObject({ ok: true, result: { data: secrets.s3_identity } });
+    expect(await requestError(worker, 'vault.rpc.list')).toMatch(/Permissions Violation for Publish to "vault.rpc.list"/);
+    expect(await subscribeOutcome(await as('integration', { inboxPrefix: '_INBOX_integration' }), 'vault.internal.open')).toMatch(/Permissions Violation/);
+    // Without its private inbox prefix a worker cannot even receive the answer.
+    expect(await requestError(await as('integration'), 'vault.internal.open')).toMatch(/Permissions Violation for Subscription/);
+  });
+
+  it('keeps every other process off the vault, even with a wildcard subscription', async () => {
+    const gateway = await as('gateway');
+    expect(await subscribeOutcome(gateway, 'vault.rpc.*')).toMatch(/Permissions Violation for Subscription/);
+    const gateway2 = await as('gateway');
+    expect(await requestError(gateway2, 'vault.rpc.list')).toMatch(/Permissions Violation for Publish/);
+    expect(await requestError(await as('gateway'), 'vault.internal.open')).toMatch(/Permissions Violation for Publish/);
+
+    const snooper = await as('gateway');
+    const seen: Msg[] = [];
+    snooper.subscribe('>', {
+      callback: (_error: Error | null, msg: Msg) => {
+        if (msg) seen.push(msg);
+      },
+    });
+    await snooper.flush();
+    const auth = await as('auth');
+    const worker = await as('integration', { inboxPrefix: '_INBOX_integration' });
+    await vaultRequest(auth, bus, 'upsert', { org_id: 'perm-org', actor: 'admin', entry: { namespace: 'batch', type: 'api_token_identity', data: secrets.api_token_identity } });
+    const opened = await vaultRequest(worker, bus, 'open', { org_id: 'perm-org', actor: 'worker-1', namespace: 'batch', type: 'api_token_identity' });
+    expect(opened.ok).toBe(true);
+    await snooper.flush();
+    expect(seen.filter((m) => m.subject.startsWith('vault.') || m.subject.startsWith('_INBOX_integration.')).map((m) => m.subject)).toEqual([]);
+    const text = seen.map((m) => m.string()).join('\n');
+    for (const needle of [...secretNeedles(secrets.s3_identity), ...secretNeedles(secrets.api_token_identity)]) expect(text).not.toContain(needle);
+  });
+
+  it('lets nobody but the vault purge, delete or change the audit stream', async () => {
+    const stream = platformStreams(bus).vaultAudit.name;
+    const auth = await as('auth');
+    await vaultRequest(auth, bus, 'upsert', { org_id: 'audit-org', actor: 'admin', entry: { namespace: 'a', type: 'api_token_identity', data: { token: 'audit-token-value' } } });
+    await eventually(async () => (await (await jetstreamManager(auth)).streams.info(stream)).state.messages > 0, 10_000, 'audit events relayed');
+    for (const user of ['auth', 'gateway'] as const) {
+      const jsm = await jetstreamManager(await as(user));
+      const before = (await jsm.streams.info(stream)).state.messages;
+      await expect(jsm.streams.purge(stream), `${user} purge`).rejects.toThrow(/Permissions Violation for Publish/);
+      await expect(jsm.streams.deleteMessage(stream, 1), `${user} delete message`).rejects.toThrow(/Permissions Violation for Publish/);
+      await expect(jsm.streams.delete(stream), `${user} delete`).rejects.toThrow(/Permissions Violation for Publish/);
+      expect((await jsm.streams.info(stream)).state.messages).toBe(before);
+    }
+  });
+
+  it('leaves no plaintext in the JetStream store files, which hold the audit events', async () => {
+    const auth = await as('auth');
+    const listed = await vaultRequest(auth, bus, 'list', { org_id: 'perm-org', actor: 'admin' });
+    const ids: string[] = listed.ok ? listed.result.entries.map((e: { id: string }) => e.id) : [];
+    expect(ids).toHaveLength(2);
+    const store = await eventually(
+      async () => {
+        const text = await readTree(join(dir, 'js'));
+        return ids.every((id) => text.includes(id)) && text.includes('entry.opened') ? text : false;
+      },
+      10_000,
+      'audit events in the JetStream store',
+    );
+    for (const needle of [...secretNeedles(secrets.s3_identity), ...secretNeedles(secrets.api_token_identity)]) {
+      expect(store).not.toContain(needle);
+      expect(vault.log()).not.toContain(needle);
+    }
+  });
+});
+
+async function readTree(path: string): Promise<string> {
+  const entries = await readdir(path, { withFileTypes: true });
+  const parts = await Promise.all(
+    entries.map((entry) => (entry.isDirectory() ? readTree(join(path, entry.name)) : readFile(join(path, entry.name), 'latin1'))),
+  );
+  return parts.join('\n');
+}
