@@ -107,9 +107,12 @@ describe('SecurityPipeline in front of controllers', () => {
     expect(response.json()).toEqual({ orgId: credential.orgId, body: { devices: [{ device_id: 7 }] } });
   });
 
-  it('never reaches the controller unauthenticated', async () => {
-    const response = await app.getHttpAdapter().getInstance().inject({ method: 'GET', url: '/meter/v1/echo' });
-    expect(response.statusCode).toBe(401);
-    expect(response.json().code).toBe('missing_authorization');
+  it('never reaches the controller unauthenticated, whatever the spelling of the path', async () => {
+    for (const url of ['/meter/v1/echo', '/%6Deter/v1/echo', '/meter/v1/ech%6F']) {
+      const response = await app.getHttpAdapter().getInstance().inject({ method: 'GET', url });
+      expect({ url, status: response.statusCode, code: response.json().code }).toEqual({ url, status: 401, code: 'missing_authorization' });
+    }
+    // Signed as sent, the encoded spelling is an ordinary request to the same route.
+    expect((await send('GET', '/%6Deter/v1/echo')).statusCode).toBe(200);
   });
 });
