@@ -138,6 +138,18 @@ describe('gateway security against the real servers', () => {
     expectProblem(await postWith(JSON.stringify(JSON.parse(body))), 401, 'invalid_signature');
   });
 
+  it('accepts the scheme name in any ASCII case (RFC 9110 11.1), nothing else loosened', async () => {
+    const headers = from(freshAddress());
+    const timestamp = nowSeconds();
+    const target = '/meter/v1/scheme';
+    const { signature } = sign({ secretKey: credential.secretKey, method: 'GET', target, timestamp });
+    const canonical = authorizationHeader({ accessKey: credential.accessKey, signature, timestamp });
+    const lower = canonical.replace('SVC-HMAC', 'svc-hmac');
+    expect((await rawRequest(port, { target, headers: { ...headers, authorization: lower } })).status).toBe(404);
+    const upperField = canonical.replace('access_key=', 'ACCESS_KEY=');
+    expectProblem(await rawRequest(port, { target, headers: { ...headers, authorization: upperField } }), 401, 'malformed_authorization');
+  });
+
   it('accepts 299 s of skew and refuses 301 s, in both directions', async () => {
     const headers = from(freshAddress());
     for (const skew of [299, -299]) {
