@@ -42,12 +42,14 @@ describe('exact limits across two gateway processes', () => {
     );
     const elapsedSeconds = Math.ceil((Date.now() - started) / 1000);
 
-    expect(responses.filter(passed)).toHaveLength(60);
     const limited = responses.filter((r) => r.status === 429);
-    expect(limited).toHaveLength(240);
-    // Both processes admitted some: the count really is shared.
-    const admittedBy = [0, 1].map((g) => responses.filter((r, i) => i % 2 === g && passed(r)).length);
-    expect(admittedBy.every((n) => n > 0)).toBe(true);
+    // Counted apart, two processes would admit up to 120; which process admits which share is up to
+    // scheduling (under load one may take every slot), so only the total is asserted.
+    expect({
+      admitted: responses.filter(passed).length,
+      limited: limited.length,
+      other: responses.filter((r) => !passed(r) && r.status !== 429).map((r) => `${r.status} ${r.text.slice(0, 120)}`),
+    }).toEqual({ admitted: 60, limited: 240, other: [] });
     for (const r of limited) {
       expect(r.json().code).toBe('rate_limited');
       const retryAfter = Number(r.headers['retry-after']);
