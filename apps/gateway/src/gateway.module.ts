@@ -5,6 +5,7 @@ import { HttpCoreModule } from '@meter/http';
 import { NatsModule } from '@meter/messaging';
 import { PersistenceModule } from '@meter/persistence';
 import { RedisModule } from '@meter/redis';
+import { SecurityModule } from './security/security.module';
 
 /** The signed consumption API: reads the ingest read model, limits in Redis, credentials from auth events. */
 @Module({})
@@ -16,8 +17,10 @@ export class GatewayModule {
         ConfigModule.forRoot(config),
         HttpCoreModule,
         PersistenceModule.forService('gateway', { schema: 'ingest' }),
-        RedisModule.forService('gateway'),
+        // One rate-limit script per request: auto-pipelining batches concurrent ones into one write.
+        RedisModule.forService('gateway', { autoPipelining: true }),
         NatsModule.forService('gateway', (bus) => ({ streams: [platformStreams(bus).authEvents], consumers: [] })),
+        SecurityModule,
       ],
     };
   }

@@ -1,12 +1,17 @@
 import { buildOpenApiDocument, serveOpenApi } from '@meter/http';
-import { runService } from '@meter/platform';
+import { BODY_LIMIT_BYTES, runService } from '@meter/platform';
 import { GatewayModule } from './gateway.module';
+import { SecurityPipeline } from './security/security-pipeline';
 
 void runService({
   name: 'gateway',
   port: (config) => config.GATEWAY_PORT,
   dependencies: ['postgres', 'redis', 'nats'],
   module: (config) => GatewayModule.forRoot(config),
-  // GET /docs (Swagger UI) and /docs/openapi.json: the document committed as docs/openapi/gateway.json.
-  configure: (app) => serveOpenApi(app, buildOpenApiDocument(app, 'gateway')),
+  configure: (app) => {
+    // Before Nest registers its routes and body parsers, so the raw-body parser and the hook cover them all.
+    app.get(SecurityPipeline).install(app, BODY_LIMIT_BYTES);
+    // GET /docs (Swagger UI) and /docs/openapi.json: the document committed as docs/openapi/gateway.json.
+    serveOpenApi(app, buildOpenApiDocument(app, 'gateway'));
+  },
 });

@@ -60,6 +60,10 @@ export const envSchema = z
     INGEST_PORT: port(8083),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(10_000),
     RATE_LIMIT_PER_MINUTE: positiveInt(60, 1_000_000),
+    /** Gateway: failed authentications a source address may cause per minute before it gets 429. */
+    AUTH_FAILURE_LIMIT_PER_MINUTE: positiveInt(120, 1_000_000),
+    /** Gateway, NODE_ENV=test only: shifts the clock the timestamp check uses, to replay fixed signing vectors. */
+    GATEWAY_TEST_CLOCK_OFFSET_SECONDS: z.coerce.number().int().default(0),
     SESSION_TTL_SECONDS: positiveInt(3600, 7 * 24 * 3600),
     /** Failed logins allowed per email, and per source address, within LOGIN_THROTTLE_WINDOW_SECONDS. */
     LOGIN_MAX_FAILURES_PER_EMAIL: positiveInt(5, 1000),
@@ -75,6 +79,11 @@ export const envSchema = z
     VAULT_ROOT_KEYRING: z.string().min(1).optional(),
     /** How long auth waits for the vault over NATS before answering 503 vault_unavailable. */
     VAULT_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3000),
+  })
+  .superRefine((env, ctx) => {
+    if (env.GATEWAY_TEST_CLOCK_OFFSET_SECONDS !== 0 && env.NODE_ENV !== 'test') {
+      ctx.addIssue({ code: 'custom', path: ['GATEWAY_TEST_CLOCK_OFFSET_SECONDS'], message: 'may only be set when NODE_ENV=test' });
+    }
   });
 
 export type AppConfig = z.infer<typeof envSchema>;

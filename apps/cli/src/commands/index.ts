@@ -1,8 +1,10 @@
 import type { Command } from '../command';
+import { callCommand } from './call.command';
 import { keysRotateCredentialsCommand } from './keys-rotate-credentials.command';
 import { keysRotateVaultCommand } from './keys-rotate-vault.command';
 import { migrateCommand } from './migrate.command';
 import { orgCreateCommand } from './org-create.command';
+import { signCommand } from './sign.command';
 
 /** Every command of the CLI; `--help` lists them in this order. */
-export const COMMANDS: Command[] = [migrateCommand, orgCreateCommand, keysRotateCredentialsCommand, keysRotateVaultCommand];
+export const COMMANDS: Command[] = [migrateCommand, orgCreateCommand, keysRotateCredentialsCommand, keysRotateVaultCommand, signCommand, callCommand];

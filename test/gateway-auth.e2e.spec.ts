@@ -1,0 +1,70 @@
+import type { DataSource } from 'typeorm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, freePort, httpStatus, isolatedInfra, PlatformProcess, type IsolatedInfra } from '@meter/testing';
+import { authDataSource, call, login, newOrg, startAuth } from './auth-support';
+import { signedRequest, testKeyRing } from './gateway-support';
+
+/** The contract between the two services: credentials made, fenced and revoked through the management API reach the gateway. */
+describe('credentials from the auth service reach the gateway', () => {
+  let infra: IsolatedInfra;
+  let db: DataSource;
+  let auth: Awaited<ReturnType<typeof startAuth>>;
+  let gateway: PlatformProcess;
+  let port: number;
+  let token: string;
+
+  beforeAll(async () => {
+    infra = await isolatedInfra();
+    const keys = await testKeyRing();
+    db = await authDataSource({ DATABASE_URL: infra.databaseUrl }, 'gateway-auth-test');
+    auth = await startAuth(infra, { CREDENTIAL_KEYRING: keys.env });
+    port = await freePort();
+    gateway = PlatformProcess.start(
+      'apps/gateway/src/main.js',
+      infra.env({ GATEWAY_PORT: String(port), CREDENTIAL_KEYRING: keys.env, TRUSTED_PROXIES: '127.0.0.1/32,::1/128' }),
+    );
+    await eventually(async () => (await httpStatus(`http://127.0.0.1:${port}/readyz`)) === 200, 30_000, 'gateway ready');
+    const org = await newOrg(db, { fastHash: true });
+    token = await login(auth.base, org.email, org.password);
+  });
+
+  afterAll(async () => {
+    await gateway?.stop();
+    await auth?.process.stop();
+    await db?.destroy();
+    await infra?.cleanup();
+  });
+
+  it('admits a new credential, applies its allow-list and refuses it within a second of revocation', async () => {
+    const created = await call(auth.base, 'POST', '/org-api-credentials', {
+      token,
+      body: { name: 'integration', type: 'secret', scopes: ['meter:consumption:read'] },
+    });
+    expect(created.status).toBe(201);
+    const credential = { accessKey: created.body.access_key as string, secretKey: created.body.secret_key as string };
+    const from = (address: string) => ({ 'x-forwarded-for': address });
+
+    await eventually(async () => (await signedRequest(port, credential, { target: '/meter/v1/x', headers: from('203.0.113.1') })).status === 404, 5000, 'credential admitted');
+
+    const fenced = await call(auth.base, 'PATCH', `/org-api-credentials/${created.body.id}`, { token, body: { allowed_cidrs: ['192.0.2.0/24'] } });
+    expect(fenced.status).toBe(200);
+    await eventually(
+      async () => (await signedRequest(port, credential, { target: '/meter/v1/x', headers: from('203.0.113.1') })).status === 403,
+      1000,
+      'allow-list applied',
+    );
+    expect((await signedRequest(port, credential, { target: '/meter/v1/x', headers: from('192.0.2.9') })).status).toBe(404);
+
+    const revoked = await call(auth.base, 'DELETE', `/org-api-credentials/${created.body.id}`, { token });
+    expect(revoked.status).toBe(204);
+    const refused = await eventually(
+      async () => {
+        const r = await signedRequest(port, credential, { target: '/meter/v1/x', headers: from('192.0.2.9') });
+        return r.status === 401 ? r : false;
+      },
+      1000,
+      'revocation applied',
+    );
+    expect(refused.json().code).toBe('credential_revoked');
+  });
+});
