@@ -1,5 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import swc from 'unplugin-swc';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,28 +11,27 @@ const alias = Object.fromEntries(
 );
 alias['@meter/testing'] = resolve(root, 'test/harness');
 
-// SWC instead of esbuild: Nest's dependency injection needs emitDecoratorMetadata.
-const plugins = [swc.vite({ module: { type: 'es6' } })];
-
+// Nest's dependency injection needs emitDecoratorMetadata: Vite 8's Oxc
+// transformer reads experimentalDecorators/emitDecoratorMetadata from tsconfig.json.
 export default defineConfig({
-  plugins,
   resolve: { alias },
   test: {
     projects: [
       {
-        plugins,
         resolve: { alias },
         test: {
           name: 'unit',
+          // Unit specs first: they need no servers and fail fastest.
+          sequence: { groupOrder: 0 },
           include: ['libs/**/*.spec.ts', 'apps/**/*.spec.ts'],
           exclude: ['**/*.int.spec.ts', 'node_modules/**', 'dist/**'],
         },
       },
       {
-        plugins,
         resolve: { alias },
         test: {
           name: 'integration',
+          sequence: { groupOrder: 1 },
           include: ['libs/**/*.int.spec.ts', 'apps/**/*.int.spec.ts', 'test/**/*.e2e.spec.ts'],
           globalSetup: ['test/harness/global-setup.ts'],
           testTimeout: 60_000,
