@@ -58,9 +58,16 @@ export const envSchema = z
     DATA_DIR: z.string().min(1).default('.data'),
     CREDENTIAL_KEYRING: z.string().min(1).optional(),
     VAULT_ROOT_KEYRING: z.string().min(1).optional(),
+    /** Messages the ingest service writes in one transaction at most. */
+    INGEST_BATCH_MESSAGES: positiveInt(200, 10_000),
+    /** Unacknowledged messages the durable readings consumer hands out, over all ingest replicas. */
+    INGEST_MAX_ACK_PENDING: positiveInt(4000, 100_000),
+    /** Pins the gateway's "now" for consumption routes (tests and demos); refused in production. */
+    TEST_NOW: z.iso.datetime({ offset: true }).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
+    if (env.TEST_NOW) ctx.addIssue({ code: 'custom', path: ['TEST_NOW'], message: 'must not be set when NODE_ENV=production' });
     for (const name of ['CREDENTIAL_KEYRING', 'VAULT_ROOT_KEYRING'] as const) {
       if (!env[name]) {
         ctx.addIssue({ code: 'custom', path: [name], message: 'is required when NODE_ENV=production' });

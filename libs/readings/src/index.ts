@@ -1,0 +1,3 @@
+export * from './reading-batch';
+export * from './device-update';
+export * from './read-model-writer';
