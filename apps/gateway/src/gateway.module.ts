@@ -5,6 +5,11 @@ import { HttpCoreModule } from '@meter/http';
 import { NatsModule } from '@meter/messaging';
 import { PersistenceModule } from '@meter/persistence';
 import { RedisModule } from '@meter/redis';
+import { DashboardModule } from './dashboard/dashboard.module';
+import { DevicesModule } from './devices/devices.module';
+import { HistoryModule } from './history/history.module';
+import { ProjectionModule } from './projection/projection.module';
+import { ReadModelModule } from './read-model/read-model.module';
 
 /** The signed consumption API: reads the ingest read model, limits in Redis, credentials from auth events. */
 @Module({})
@@ -18,6 +23,11 @@ export class GatewayModule {
         PersistenceModule.forService('gateway', { schema: 'ingest' }),
         RedisModule.forService('gateway'),
         NatsModule.forService('gateway', (bus) => ({ streams: [platformStreams(bus).authEvents], consumers: [] })),
+        ReadModelModule,
+        DevicesModule,
+        DashboardModule,
+        HistoryModule,
+        ProjectionModule,
       ],
     };
   }
