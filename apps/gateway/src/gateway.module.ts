@@ -10,6 +10,7 @@ import { DevicesModule } from './devices/devices.module';
 import { HistoryModule } from './history/history.module';
 import { ProjectionModule } from './projection/projection.module';
 import { ReadModelModule } from './read-model/read-model.module';
+import { SecurityModule } from './security/security.module';
 
 /** The signed consumption API: reads the ingest read model, limits in Redis, credentials from auth events. */
 @Module({})
@@ -23,6 +24,7 @@ export class GatewayModule {
         PersistenceModule.forService('gateway', { schema: 'ingest' }),
         RedisModule.forService('gateway'),
         NatsModule.forService('gateway', (bus) => ({ streams: [platformStreams(bus).authEvents], consumers: [] })),
+        SecurityModule,
         ReadModelModule,
         DevicesModule,
         DashboardModule,

@@ -53,6 +53,10 @@ export const envSchema = z
     INGEST_PORT: port(8083),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(10_000),
     RATE_LIMIT_PER_MINUTE: positiveInt(60, 1_000_000),
+    /** Gateway: failed authentications a source address may cause per minute before it gets 429. */
+    AUTH_FAILURE_LIMIT_PER_MINUTE: positiveInt(120, 1_000_000),
+    /** Gateway, NODE_ENV=test only: shifts the clock the timestamp check uses, to replay fixed signing vectors. */
+    GATEWAY_TEST_CLOCK_OFFSET_SECONDS: z.coerce.number().int().default(0),
     SESSION_TTL_SECONDS: positiveInt(3600, 7 * 24 * 3600),
     TRUSTED_PROXIES: cidrList,
     DATA_DIR: z.string().min(1).default('.data'),
@@ -66,6 +70,9 @@ export const envSchema = z
     TEST_NOW: z.iso.datetime({ offset: true }).optional(),
   })
   .superRefine((env, ctx) => {
+    if (env.GATEWAY_TEST_CLOCK_OFFSET_SECONDS !== 0 && env.NODE_ENV !== 'test') {
+      ctx.addIssue({ code: 'custom', path: ['GATEWAY_TEST_CLOCK_OFFSET_SECONDS'], message: 'may only be set when NODE_ENV=test' });
+    }
     if (env.NODE_ENV !== 'production') return;
     if (env.TEST_NOW) ctx.addIssue({ code: 'custom', path: ['TEST_NOW'], message: 'must not be set when NODE_ENV=production' });
     for (const name of ['CREDENTIAL_KEYRING', 'VAULT_ROOT_KEYRING'] as const) {

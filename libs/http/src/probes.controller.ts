@@ -4,6 +4,8 @@ import { Metrics } from './metrics';
 import { PROBLEM_CONTENT_TYPE } from './problem';
 import { ReadinessRegistry } from './readiness';
 
+const PROBLEM_MEMBERS = new Set(['type', 'title', 'status', 'detail', 'code', 'request_id', 'instance']);
+
 @Controller()
 export class ProbesController {
   constructor(
@@ -18,10 +20,10 @@ export class ProbesController {
 
   @Get('readyz')
   async readyz(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const { ready, checks } = await this.readiness.report();
+    const { ready, checks, details } = await this.readiness.report();
     if (ready) {
       const degraded = Object.values(checks).some((c) => c.status === 'degraded');
-      return reply.send({ status: degraded ? 'degraded' : 'ready', checks });
+      return reply.send({ ...details, status: degraded ? 'degraded' : 'ready', checks });
     }
     const failed = Object.entries(checks).filter(([, c]) => c.status === 'down');
     return reply
@@ -36,6 +38,8 @@ export class ProbesController {
         request_id: request.id,
         failed: failed.map(([name]) => name),
         checks,
+        // Extensions never replace the RFC 9457 members above.
+        ...Object.fromEntries(Object.entries(details).filter(([key]) => !PROBLEM_MEMBERS.has(key))),
       });
   }
 

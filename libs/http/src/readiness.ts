@@ -13,15 +13,25 @@ export interface ReadinessCheck {
 export interface ReadinessReport {
   ready: boolean;
   checks: Record<string, { status: DependencyState; error?: string }>;
+  /** Extra members of the `/readyz` body, e.g. which rate limiter is in use. */
+  details: Record<string, unknown>;
 }
+
+/** Adds members to the `/readyz` body from the process's current state; `ready` says whether all checks passed. */
+export type ReadinessDetails = (ready: boolean) => Record<string, unknown>;
 
 /** Each dependency module registers its check here; `/readyz` asks them all. */
 @Injectable()
 export class ReadinessRegistry {
   private readonly checks: ReadinessCheck[] = [];
+  private readonly describers: ReadinessDetails[] = [];
 
   register(check: ReadinessCheck): void {
     this.checks.push(check);
+  }
+
+  describe(details: ReadinessDetails): void {
+    this.describers.push(details);
   }
 
   async report(timeoutMs = 2000): Promise<ReadinessReport> {
@@ -36,6 +46,8 @@ export class ReadinessRegistry {
       }),
     );
     const checks = Object.fromEntries(results) as ReadinessReport['checks'];
-    return { ready: Object.values(checks).every((c) => c.status !== 'down'), checks };
+    const ready = Object.values(checks).every((c) => c.status !== 'down');
+    const details = Object.assign({}, ...this.describers.map((describe) => describe(ready))) as Record<string, unknown>;
+    return { ready, checks, details };
   }
 }

@@ -1,0 +1,21 @@
+/** The 401/403 codes of contract section 7. */
+export type AuthFailureCode =
+  | 'missing_authorization'
+  | 'malformed_authorization'
+  | 'unknown_access_key'
+  | 'invalid_signature'
+  | 'timestamp_out_of_range'
+  | 'credential_revoked'
+  | 'insufficient_scope'
+  | 'source_address_not_allowed';
+
+export interface AuthFailure {
+  ok: false;
+  status: 401 | 403;
+  code: AuthFailureCode;
+  detail: string;
+}
+
+export function authFailure(status: 401 | 403, code: AuthFailureCode, detail: string): AuthFailure {
+  return { ok: false, status, code, detail };
+}

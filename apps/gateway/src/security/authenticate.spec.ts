@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { authorizationHeader, sign } from '@meter/signing';
+import type { CredentialRecord } from '../credentials/credential-record';
+import { authenticate, type AuthContext, type SignedRequest } from './authenticate';
+import { parseCidr, type CidrRange } from './cidr';
+
+const NOW = 1_795_000_000;
+const SECRET = 'test-secret-key';
+
+const secretCredential: CredentialRecord = {
+  credentialId: 'cred_1',
+  orgId: 'org_1',
+  accessKey: 'sk_live_abc',
+  type: 'secret',
+  scopes: ['meter:consumption:read'],
+  allowedCidrs: [],
+  allowedRanges: [],
+  cidrsInvalid: false,
+  secretKey: SECRET,
+  status: 'active',
+  version: 1,
+};
+const publicCredential: CredentialRecord = { ...secretCredential, credentialId: 'cred_2', accessKey: 'pk_live_abc', type: 'public', secretKey: undefined };
+
+function context(...records: CredentialRecord[]): AuthContext {
+  return { nowSeconds: NOW, maxSkewSeconds: 300, findCredential: (k) => records.find((r) => r.accessKey === k) };
+}
+
+function signed(overrides: Partial<SignedRequest> & { timestamp?: number; accessKey?: string; secret?: string } = {}): SignedRequest {
+  const method = overrides.method ?? 'POST';
+  const target = overrides.target ?? '/meter/v1/dashboard?a=1&b=%2C';
+  const body = overrides.body ?? Buffer.from('{"devices":[{"device_id":1}]}');
+  const timestamp = overrides.timestamp ?? NOW;
+  const accessKey = overrides.accessKey ?? secretCredential.accessKey;
+  const { signature } = sign({ secretKey: overrides.secret ?? SECRET, method, target, body, timestamp });
+  return {
+    method,
+    target,
+    body,
+    authorization: overrides.authorization ?? authorizationHeader({ accessKey, signature, timestamp }),
+    clientAddress: overrides.clientAddress ?? '203.0.113.9',
+  };
+}
+
+const codeOf = (request: SignedRequest, ctx = context(secretCredential, publicCredential)) => {
+  const result = authenticate(request, ctx);
+  return result.ok ? 'ok' : `${result.status} ${result.code}`;
+};
+
+describe('authenticate', () => {
+  it('admits a correctly signed request and names the caller', () => {
+    const result = authenticate(signed(), context(secretCredential));
+    expect(result).toEqual({ ok: true, caller: { orgId: 'org_1', credentialId: 'cred_1', accessKey: 'sk_live_abc', type: 'secret' } });
+  });
+
+  it('answers the header problems first', () => {
+    expect(codeOf({ ...signed(), authorization: undefined })).toBe('401 missing_authorization');
+    expect(codeOf({ ...signed(), authorization: 'Bearer abc' })).toBe('401 malformed_authorization');
+    expect(codeOf({ ...signed(), authorization: ['a', 'b'] })).toBe('401 malformed_authorization');
+  });
+
+  it('checks the clock before the credential: 299 and 300 s pass, 301 s fails, both directions', () => {
+    for (const skew of [299, 300, -299, -300]) expect(codeOf(signed({ timestamp: NOW + skew }))).toBe('ok');
+    for (const skew of [301, -301]) expect(codeOf(signed({ timestamp: NOW + skew }))).toBe('401 timestamp_out_of_range');
+    expect(codeOf(signed({ timestamp: NOW + 301, accessKey: 'sk_live_nobody' }))).toBe('401 timestamp_out_of_range');
+  });
+
+  it('refuses unknown and revoked credentials', () => {
+    expect(codeOf(signed({ accessKey: 'sk_live_nobody' }))).toBe('401 unknown_access_key');
+    expect(codeOf(signed(), context({ ...secretCredential, status: 'revoked', secretKey: undefined }))).toBe('401 credential_revoked');
+  });
+
+  it('refuses a wrong secret, a changed body, a reordered or re-encoded query', () => {
+    const good = signed();
+    expect(codeOf(signed({ secret: 'other' }))).toBe('401 invalid_signature');
+    expect(codeOf({ ...good, body: Buffer.from('{"devices": [{"device_id": 1}]}') })).toBe('401 invalid_signature');
+    expect(codeOf({ ...good, target: '/meter/v1/dashboard?b=%2C&a=1' })).toBe('401 invalid_signature');
+    expect(codeOf({ ...good, target: '/meter/v1/dashboard?a=1&b=%2c' })).toBe('401 invalid_signature');
+    expect(codeOf({ ...good, method: 'PUT' })).toBe('401 invalid_signature');
+  });
+
+  it('lets a public credential skip the HMAC, but never a secret one', () => {
+    const publicHeader = authorizationHeader({ accessKey: 'pk_live_abc', signature: 'public', timestamp: NOW });
+    expect(codeOf({ ...signed(), authorization: publicHeader })).toBe('ok');
+    const secretAsPublic = authorizationHeader({ accessKey: 'sk_live_abc', signature: 'public', timestamp: NOW });
+    expect(codeOf({ ...signed(), authorization: secretAsPublic })).toBe('401 invalid_signature');
+    // A public key with an HMAC is not the public scheme either.
+    expect(codeOf(signed({ accessKey: 'pk_live_abc' }))).toBe('401 invalid_signature');
+  });
+
+  it('refuses a secret credential whose secret could not be opened', () => {
+    expect(codeOf(signed(), context({ ...secretCredential, secretKey: undefined }))).toBe('401 invalid_signature');
+  });
+
+  it('requires the scope after the signature', () => {
+    expect(codeOf(signed(), context({ ...secretCredential, scopes: [] }))).toBe('403 insufficient_scope');
+    expect(codeOf(signed({ secret: 'x' }), context({ ...secretCredential, scopes: [] }))).toBe('401 invalid_signature');
+  });
+
+  it('admits any address with an empty allow-list, only listed ones otherwise, none when a CIDR is unreadable', () => {
+    const listed = { ...secretCredential, allowedRanges: [parseCidr('203.0.113.0/24') as CidrRange, parseCidr('2001:db8::/32') as CidrRange] };
+    expect(codeOf(signed({ clientAddress: '203.0.113.200' }), context(listed))).toBe('ok');
+    expect(codeOf(signed({ clientAddress: '2001:db8::1' }), context(listed))).toBe('ok');
+    expect(codeOf(signed({ clientAddress: '198.51.100.1' }), context(listed))).toBe('403 source_address_not_allowed');
+    expect(codeOf({ ...signed(), clientAddress: undefined }, context(listed))).toBe('403 source_address_not_allowed');
+    expect(codeOf(signed(), context({ ...secretCredential, cidrsInvalid: true }))).toBe('403 source_address_not_allowed');
+  });
+
+  it('never echoes the header or a secret in its detail', () => {
+    const result = authenticate(signed({ secret: 'other' }), context(secretCredential));
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.detail).not.toMatch(/sk_live|secret-key|[0-9a-f]{64}/);
+  });
+});

@@ -1,0 +1,78 @@
+import { PUBLIC_SIGNATURE, parseAuthorization, signatureKindAllowed, timestampWithinSkew, verifySignature } from '@meter/signing';
+import type { CredentialRecord } from '../credentials/credential-record';
+import { authFailure, type AuthFailure } from './auth-failure';
+import type { Caller } from './caller';
+import { inAnyRange, parseAddress } from './cidr';
+
+export const REQUIRED_SCOPE = 'meter:consumption:read';
+
+export interface SignedRequest {
+  method: string;
+  /** The request target exactly as received (`request.raw.url`). */
+  target: string;
+  body: Buffer | undefined;
+  authorization: string | string[] | undefined;
+  /** The client address (see clientAddress); undefined when unknown. */
+  clientAddress: string | undefined;
+}
+
+export interface AuthContext {
+  nowSeconds: number;
+  maxSkewSeconds: number;
+  findCredential(accessKey: string): CredentialRecord | undefined;
+}
+
+export type AuthResult = { ok: true; caller: Caller } | AuthFailure;
+
+/**
+ * The gateway's verification of one request, in the order of the issue:
+ * header syntax, clock, credential, signature, scope, source address.
+ * Pure: the clock and the credential view come in through `context`.
+ * Details are fixed texts; none echoes the header, the key or a secret.
+ */
+export function authenticate(request: SignedRequest, context: AuthContext): AuthResult {
+  const header = request.authorization;
+  const parsed = parseAuthorization(Array.isArray(header) ? (header as unknown as string) : header);
+  if (!parsed.ok) return authFailure(401, parsed.code, parsed.detail);
+
+  if (!timestampWithinSkew(parsed.timestamp, context.nowSeconds, context.maxSkewSeconds)) {
+    return authFailure(401, 'timestamp_out_of_range', `the timestamp must be within ${context.maxSkewSeconds} seconds of the server clock`);
+  }
+
+  const credential = context.findCredential(parsed.accessKey);
+  if (!credential) return authFailure(401, 'unknown_access_key', 'the access key is not known');
+  if (credential.status === 'revoked') return authFailure(401, 'credential_revoked', 'the credential has been revoked');
+
+  if (!signatureKindAllowed(parsed.accessKey, parsed.signature) || credential.type !== parsed.keyKind) {
+    return authFailure(401, 'invalid_signature', 'the signature does not match the request');
+  }
+  if (parsed.signature !== PUBLIC_SIGNATURE) {
+    const valid =
+      credential.secretKey !== undefined &&
+      verifySignature({
+        secretKey: credential.secretKey,
+        method: request.method,
+        target: request.target,
+        body: request.body,
+        timestamp: parsed.timestamp,
+        signature: parsed.signature,
+      });
+    if (!valid) return authFailure(401, 'invalid_signature', 'the signature does not match the request');
+  }
+
+  if (!credential.scopes.includes(REQUIRED_SCOPE)) {
+    return authFailure(403, 'insufficient_scope', `the credential lacks scope ${REQUIRED_SCOPE}`);
+  }
+
+  if (credential.cidrsInvalid || credential.allowedRanges.length > 0) {
+    const address = parseAddress(request.clientAddress);
+    if (credential.cidrsInvalid || !address || !inAnyRange(address, credential.allowedRanges)) {
+      return authFailure(403, 'source_address_not_allowed', "the source address is outside the credential's allowed_cidrs");
+    }
+  }
+
+  return {
+    ok: true,
+    caller: { orgId: credential.orgId, credentialId: credential.credentialId, accessKey: credential.accessKey, type: credential.type },
+  };
+}

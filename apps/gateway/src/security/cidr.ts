@@ -1,0 +1,53 @@
+import ipaddr from 'ipaddr.js';
+
+export type ParsedAddress = ipaddr.IPv4 | ipaddr.IPv6;
+export type CidrRange = [ParsedAddress, number];
+
+/**
+ * An address as one family: an IPv4-mapped IPv6 address (`::ffff:10.0.0.1`,
+ * what a dual-stack socket reports for IPv4 peers) becomes plain IPv4, so
+ * `10.0.0.0/8` matches it. Undefined for anything that is not an address.
+ */
+export function parseAddress(text: string | undefined): ParsedAddress | undefined {
+  if (!text) return undefined;
+  const trimmed = text.trim();
+  // Dotted quads and IPv6 only: no legacy forms like `1.2.3` or `0x7f.1`, which people misread.
+  if (!ipaddr.IPv4.isValidFourPartDecimal(trimmed) && !ipaddr.IPv6.isValid(trimmed)) return undefined;
+  try {
+    const address = ipaddr.parse(trimmed);
+    if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) {
+      return (address as ipaddr.IPv6).toIPv4Address();
+    }
+    return address;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `10.0.0.0/8`, `2001:db8::/32`, or a bare address (a /32 or /128). Undefined when unusable. */
+export function parseCidr(text: string): CidrRange | undefined {
+  const trimmed = text.trim();
+  try {
+    if (!trimmed.includes('/')) {
+      const address = parseAddress(trimmed);
+      return address ? [address, address.kind() === 'ipv4' ? 32 : 128] : undefined;
+    }
+    const [addressText, bitsText] = trimmed.split('/');
+    if (!parseAddress(addressText) || !/^\d{1,3}$/.test(bitsText ?? '')) return undefined;
+    const [address, bits] = ipaddr.parseCIDR(trimmed);
+    if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) {
+      return [(address as ipaddr.IPv6).toIPv4Address(), bits - 96];
+    }
+    return [address, bits];
+  } catch {
+    return undefined;
+  }
+}
+
+export function inRange(address: ParsedAddress, range: CidrRange): boolean {
+  return address.kind() === range[0].kind() && address.match(range);
+}
+
+export function inAnyRange(address: ParsedAddress, ranges: readonly CidrRange[]): boolean {
+  return ranges.some((range) => inRange(address, range));
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { parseCidr, type CidrRange } from './cidr';
+import { clientAddress } from './client-address';
+
+const ranges = (...cidrs: string[]) => cidrs.map((c) => parseCidr(c) as CidrRange);
+
+describe('clientAddress', () => {
+  it('is the socket address when no proxy is trusted, whatever X-Forwarded-For claims', () => {
+    expect(clientAddress('203.0.113.9', '10.0.0.1', [])).toBe('203.0.113.9');
+  });
+
+  it('ignores X-Forwarded-For from a peer that is not a trusted proxy', () => {
+    expect(clientAddress('203.0.113.9', '10.0.0.1', ranges('10.1.0.0/16'))).toBe('203.0.113.9');
+  });
+
+  it('takes the rightmost untrusted hop behind trusted proxies', () => {
+    const trusted = ranges('10.1.0.0/16');
+    expect(clientAddress('10.1.0.5', '1.1.1.1, 198.51.100.7, 10.1.0.9', trusted)).toBe('198.51.100.7');
+    expect(clientAddress('10.1.0.5', ['1.1.1.1', '198.51.100.7'], trusted)).toBe('198.51.100.7');
+  });
+
+  it('stops at an unparsable hop and keeps the last real address', () => {
+    expect(clientAddress('10.1.0.5', 'garbage', ranges('10.1.0.0/16'))).toBe('10.1.0.5');
+    expect(clientAddress('10.1.0.5', '1.2.3.4, bogus, 10.1.0.7', ranges('10.1.0.0/16'))).toBe('10.1.0.7');
+  });
+
+  it('unwraps IPv4-mapped IPv6 socket addresses', () => {
+    expect(clientAddress('::ffff:127.0.0.1', undefined, [])).toBe('127.0.0.1');
+    expect(clientAddress('::ffff:127.0.0.1', '192.0.2.1', ranges('127.0.0.1/32'))).toBe('192.0.2.1');
+  });
+
+  it('is undefined without a socket address', () => {
+    expect(clientAddress(undefined, '192.0.2.1', ranges('0.0.0.0/0'))).toBeUndefined();
+  });
+});
+
+describe('parseCidr', () => {
+  it('reads IPv4, IPv6, bare addresses and IPv4-mapped ranges; refuses the rest', () => {
+    expect(parseCidr('10.0.0.0/8')?.[1]).toBe(8);
+    expect(parseCidr('2001:db8::/32')?.[1]).toBe(32);
+    expect(parseCidr('192.0.2.7')?.[1]).toBe(32);
+    expect(parseCidr('::ffff:10.0.0.0/104')).toEqual([expect.objectContaining({ octets: [10, 0, 0, 0] }), 8]);
+    for (const bad of ['10.0.0.0/33', 'x/8', '', '10.0.0.0/-1', '1.2.3']) expect(parseCidr(bad)).toBeUndefined();
+  });
+});

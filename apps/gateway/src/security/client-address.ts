@@ -1,0 +1,30 @@
+import { inAnyRange, parseAddress, type CidrRange } from './cidr';
+
+/**
+ * The address a request comes from (contract 6b): the socket peer, unless
+ * the peer is a trusted proxy; then `X-Forwarded-For` is walked from the
+ * right (the entry the nearest proxy appended) past further trusted
+ * proxies, and the first untrusted entry is the client. Entries left of
+ * it were written by the client itself and are never believed. An
+ * unparsable entry stops the walk at the last address known to be real.
+ */
+export function clientAddress(
+  socketAddress: string | undefined,
+  forwardedFor: string | string[] | undefined,
+  trustedProxies: readonly CidrRange[],
+): string | undefined {
+  const peer = parseAddress(socketAddress);
+  if (!peer) return undefined;
+  if (trustedProxies.length === 0 || !inAnyRange(peer, trustedProxies) || forwardedFor === undefined) {
+    return peer.toString();
+  }
+  const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor).split(',');
+  let client = peer;
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const hop = parseAddress(hops[i]);
+    if (!hop) break;
+    client = hop;
+    if (!inAnyRange(hop, trustedProxies)) break;
+  }
+  return client.toString();
+}

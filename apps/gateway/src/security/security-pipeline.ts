@@ -1,0 +1,109 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { APP_CONFIG, type AppConfig } from '@meter/config';
+import { ProblemException, sendProblem, validationFailed } from '@meter/http';
+import { DEFAULT_MAX_SKEW_SECONDS } from '@meter/signing';
+import { CredentialFeed } from '../credentials/credential-feed.service';
+import { GatewayRateLimiter } from '../rate-limit/gateway-rate-limiter';
+import { retryAfterSeconds, type RateLimitDecision } from '../rate-limit/rate-limit-decision';
+import { rateLimitHeaders } from '../rate-limit/rate-limit-headers';
+import { authenticate } from './authenticate';
+import { setCaller } from './caller';
+import { parseCidr, type CidrRange } from './cidr';
+import { clientAddress } from './client-address';
+import { parseVerifiedBody } from './json-body';
+
+/** Routes anyone may call: the probes an orchestrator and Prometheus use. */
+const OPEN_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
+
+export const CREDENTIAL_POLICY = 'default';
+export const AUTH_FAILURE_POLICY = 'auth-failures';
+
+/**
+ * Every request but the probes passes here before routing to a controller
+ * (Fastify preHandler: after the body's raw bytes are read, before
+ * anything parses them). Deny by default: routes that do not exist are
+ * authenticated too, so a stranger gets 401 and an integrator 404.
+ */
+@Injectable()
+export class SecurityPipeline {
+  private readonly trustedProxies: CidrRange[];
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CredentialFeed) private readonly credentials: CredentialFeed,
+    @Inject(GatewayRateLimiter) private readonly limiter: GatewayRateLimiter,
+  ) {
+    this.trustedProxies = config.TRUSTED_PROXIES.map((entry) => {
+      const range = parseCidr(entry);
+      if (!range) throw new Error(`TRUSTED_PROXIES: ${entry} is not an address or CIDR range`);
+      return range;
+    });
+  }
+
+  /** Call before the routes are registered (runService `configure`). */
+  install(app: NestFastifyApplication, bodyLimit: number): void {
+    const fastify = app.getHttpAdapter().getInstance();
+    // Keep every body as raw bytes: the signature covers them exactly as sent. Registered
+    // through Nest so it does not add its own JSON parser over this one at init.
+    fastify.removeAllContentTypeParsers();
+    app.useBodyParser('*', { bodyLimit }, async (_request: FastifyRequest, body: Buffer) => body);
+    fastify.addHook('preHandler', (request, reply) => this.handle(request, reply));
+  }
+
+  async handle(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const route = request.routeOptions?.url;
+    if (route !== undefined && OPEN_ROUTES.has(route)) return;
+
+    const raw = Buffer.isBuffer(request.body) ? request.body : undefined;
+    const address = clientAddress(request.raw.socket?.remoteAddress, request.headers['x-forwarded-for'], this.trustedProxies);
+    const result = authenticate(
+      {
+        method: request.raw.method ?? request.method,
+        target: request.raw.url ?? request.url,
+        body: raw,
+        authorization: request.headers.authorization,
+        clientAddress: address,
+      },
+      {
+        nowSeconds: Math.floor(Date.now() / 1000) + this.config.GATEWAY_TEST_CLOCK_OFFSET_SECONDS,
+        maxSkewSeconds: DEFAULT_MAX_SKEW_SECONDS,
+        findCredential: (accessKey) => this.credentials.find(accessKey),
+      },
+    );
+
+    if (!result.ok) {
+      // Failures spend the source address's budget, never the credential's (contract 6b).
+      const decision = await this.limiter.consume(`{ip:${address ?? 'unknown'}}`, this.config.AUTH_FAILURE_LIMIT_PER_MINUTE);
+      const headers = rateLimitHeaders(AUTH_FAILURE_POLICY, decision);
+      if (!decision.allowed) return this.reject(request, reply, rateLimited(decision, 'too many failed authentications from this address'), headers);
+      const wwwAuthenticate: Record<string, string> = result.status === 401 ? { 'www-authenticate': 'SVC-HMAC' } : {};
+      return this.reject(request, reply, new ProblemException(result.status, result.code, result.detail), { ...headers, ...wwwAuthenticate });
+    }
+
+    const decision = await this.limiter.consume(`{cred:${result.caller.credentialId}}`, this.config.RATE_LIMIT_PER_MINUTE);
+    const headers = rateLimitHeaders(CREDENTIAL_POLICY, decision);
+    if (!decision.allowed) return this.reject(request, reply, rateLimited(decision, 'the credential exceeded its rate limit'), headers);
+    void reply.headers(headers);
+    setCaller(request, result.caller);
+
+    const body = parseVerifiedBody(raw, request.headers['content-type']);
+    if (!body.ok) {
+      const problem =
+        body.status === 400 ? validationFailed([{ field: 'body', message: body.message }]) : new ProblemException(415, 'unsupported_media_type', body.message);
+      return this.reject(request, reply, problem, headers);
+    }
+    request.body = body.body;
+  }
+
+  private reject(request: FastifyRequest, reply: FastifyReply, problem: ProblemException, headers: Record<string, string>): FastifyReply {
+    sendProblem(reply, problem.toProblem(request.id), { ...headers, ...problem.headers });
+    return reply;
+  }
+}
+
+function rateLimited(decision: RateLimitDecision, detail: string): ProblemException {
+  const seconds = retryAfterSeconds(decision);
+  return new ProblemException(429, 'rate_limited', `${detail}; retry after ${seconds} s`, { retry_after: seconds }, { 'retry-after': String(seconds) });
+}

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { CredentialFeed } from '../credentials/credential-feed.service';
+import { GatewayRateLimiter } from '../rate-limit/gateway-rate-limiter';
+import { SecurityPipeline } from './security-pipeline';
+
+/** SVC-HMAC verification, scopes, allow-lists and rate limits of every gateway request. */
+@Module({
+  providers: [CredentialFeed, GatewayRateLimiter, SecurityPipeline],
+  exports: [SecurityPipeline, CredentialFeed],
+})
+export class SecurityModule {}
