@@ -2,3 +2,4 @@ export * from './reading-batch';
 export * from './device-update';
 export * from './read-model-writer';
 export * from './read-model-reader';
+export * from './simulated-meter';

@@ -1,5 +1,6 @@
 import type { Command } from '../command';
 import { migrateCommand } from './migrate.command';
+import { simulateCommand } from './simulate.command';
 
 /** Every command of the CLI; `--help` lists them in this order. */
-export const COMMANDS: Command[] = [migrateCommand];
+export const COMMANDS: Command[] = [migrateCommand, simulateCommand];
