@@ -64,6 +64,8 @@ export const envSchema = z
     VAULT_ROOT_KEYRING: z.string().min(1).optional(),
     /** Messages the ingest service writes in one transaction at most. */
     INGEST_BATCH_MESSAGES: positiveInt(200, 10_000),
+    /** Batches one ingest process writes at the same time (each in its own transaction). */
+    INGEST_CONCURRENCY: positiveInt(2, 16),
     /** Unacknowledged messages the durable readings consumer hands out, over all ingest replicas. */
     INGEST_MAX_ACK_PENDING: positiveInt(4000, 100_000),
     /** Pins the gateway's "now" for consumption routes (tests and demos); refused in production. */

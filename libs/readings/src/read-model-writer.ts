@@ -1,6 +1,6 @@
 import type { QueryRunner } from 'typeorm';
 import type { DeviceUpdate } from './device-update';
-import { deviceLockKeys, latestPerKey, monthsOf, planIntervals, type ReadingRow } from './reading-batch';
+import { deviceLockKeys, latestPerKey, monthsOf, planIntervals, type ReadingRow, type StoredReading } from './reading-batch';
 
 export interface BatchResult {
   /** readings inserted or corrected */
@@ -18,11 +18,65 @@ export async function writeBatch(runner: QueryRunner, readings: readonly Reading
   await lockDevices(runner, [...readings, ...devices]);
   for (const update of [...devices].sort((a, b) => a.seq - b.seq)) await applyDeviceUpdate(runner, update);
   if (readings.length === 0) return { changed: 0, relinked: 0 };
-  const rows = planIntervals(latestPerKey(readings));
+  const rows = latestPerKey(readings);
   await registerUnknownDevices(runner, rows);
-  const ranges = await insertReadings(runner, rows);
+  // Under the device locks nothing else writes these channels, so readings after
+  // the latest stored one cannot conflict: they take a plain INSERT with their
+  // intervals computed here. Only late readings need ON CONFLICT and relinking.
+  const latest = await latestStored(runner, rows);
+  const appends: ReadingRow[] = [];
+  const late: ReadingRow[] = [];
+  for (const row of rows) {
+    const stored = latest.get(channelKey(row));
+    (stored === undefined || row.readAt > stored.readAt ? appends : late).push(row);
+  }
+  await appendReadings(runner, planIntervals(appends, latest));
+  const ranges = late.length ? await upsertReadings(runner, planIntervals(late)) : [];
   const relinked = await relinkIntervals(runner, ranges);
-  return { changed: ranges.reduce((n, r) => n + r.count, 0), relinked };
+  return { changed: appends.length + ranges.reduce((n, r) => n + r.count, 0), relinked };
+}
+
+const channelKey = (r: { orgId: string; deviceId: number; channel: number }) => `${r.orgId}\u0000${r.deviceId}\u0000${r.channel}`;
+
+/** The latest stored reading of each channel in the batch: one backward index probe per channel. */
+async function latestStored(runner: QueryRunner, rows: readonly ReadingRow[]): Promise<Map<string, StoredReading>> {
+  const channels = new Map<string, ReadingRow>();
+  for (const row of rows) channels.set(channelKey(row), row);
+  const list = [...channels.values()];
+  const found: { org_id: string; device_id: number; channel: number; read_at: number; value: number }[] = await runner.query(
+    `SELECT c.o AS org_id, c.d::float8 AS device_id, c.c AS channel, (extract(epoch from l.read_at) * 1000)::float8 AS read_at, l.value
+     FROM unnest($1::text[], $2::bigint[], $3::smallint[]) AS c(o, d, c)
+     CROSS JOIN LATERAL (SELECT read_at, value FROM ingest.readings r WHERE r.org_id = c.o AND r.device_id = c.d AND r.channel = c.c
+                         ORDER BY r.read_at DESC LIMIT 1) l`,
+    [list.map((r) => r.orgId), list.map((r) => r.deviceId), list.map((r) => r.channel)],
+  );
+  return new Map(found.map((r) => [channelKey({ orgId: r.org_id, deviceId: r.device_id, channel: r.channel }), { readAt: r.read_at, value: r.value }]));
+}
+
+function readingArrays(rows: ReturnType<typeof planIntervals>): unknown[] {
+  return [
+    rows.map((r) => r.orgId),
+    rows.map((r) => r.deviceId),
+    rows.map((r) => r.channel),
+    rows.map((r) => r.readAt),
+    rows.map((r) => r.value),
+    rows.map((r) => r.prevReadAt),
+    rows.map((r) => r.delta),
+    rows.map((r) => r.reset),
+    rows.map((r) => r.seq),
+  ];
+}
+
+// Times travel as epoch ms (cheaper than ISO text both sides); to_timestamp rounds to the microsecond, exact for ms.
+const UNNEST_READINGS = `SELECT o, d, c, to_timestamp(t / 1000.0), v, to_timestamp(p / 1000.0), dl, r, s
+  FROM unnest($1::text[], $2::bigint[], $3::smallint[], $4::float8[], $5::float8[], $6::float8[], $7::float8[], $8::bool[], $9::bigint[]) AS u(o, d, c, t, v, p, dl, r, s)`;
+
+async function appendReadings(runner: QueryRunner, rows: ReturnType<typeof planIntervals>) {
+  if (rows.length === 0) return;
+  await runner.query(
+    `INSERT INTO ingest.readings (org_id, device_id, channel, read_at, value, prev_read_at, delta, reset, stream_seq) ${UNNEST_READINGS}`,
+    readingArrays(rows),
+  );
 }
 
 async function lockDevices(runner: QueryRunner, items: readonly { orgId: string; deviceId: number }[]) {
@@ -124,26 +178,16 @@ interface ChangedRange {
  * later stream sequence). Repeats and stale redeliveries change nothing.
  * Returns, per channel, the span of readings that actually changed.
  */
-async function insertReadings(runner: QueryRunner, rows: ReturnType<typeof planIntervals>): Promise<ChangedRange[]> {
+async function upsertReadings(runner: QueryRunner, rows: ReturnType<typeof planIntervals>): Promise<ChangedRange[]> {
   const result: { org_id: string; device_id: string; channel: number; lo: Date; hi: Date; n: string }[] = await runner.query(
     `WITH changed AS (
        INSERT INTO ingest.readings AS t (org_id, device_id, channel, read_at, value, prev_read_at, delta, reset, stream_seq)
-       SELECT * FROM unnest($1::text[], $2::bigint[], $3::smallint[], $4::timestamptz[], $5::float8[], $6::timestamptz[], $7::float8[], $8::bool[], $9::bigint[])
+       ${UNNEST_READINGS}
        ON CONFLICT (org_id, device_id, channel, read_at) DO UPDATE SET value = EXCLUDED.value, stream_seq = EXCLUDED.stream_seq
        WHERE t.stream_seq < EXCLUDED.stream_seq AND t.value <> EXCLUDED.value
        RETURNING org_id, device_id, channel, read_at)
      SELECT org_id, device_id, channel, min(read_at) AS lo, max(read_at) AS hi, count(*) AS n FROM changed GROUP BY 1, 2, 3`,
-    [
-      rows.map((r) => r.orgId),
-      rows.map((r) => r.deviceId),
-      rows.map((r) => r.channel),
-      rows.map((r) => new Date(r.readAt).toISOString()),
-      rows.map((r) => r.value),
-      rows.map((r) => (r.prevReadAt === null ? null : new Date(r.prevReadAt).toISOString())),
-      rows.map((r) => r.delta),
-      rows.map((r) => r.reset),
-      rows.map((r) => r.seq),
-    ],
+    readingArrays(rows),
   );
   return result.map((r) => ({
     orgId: r.org_id,

@@ -33,25 +33,49 @@ export function latestPerKey(rows: readonly ReadingRow[]): ReadingRow[] {
   return [...byKey.values()];
 }
 
+/** The latest stored reading of a channel, which the batch's first reading follows. */
+export interface StoredReading {
+  readAt: number;
+  value: number;
+}
+
 /**
  * Orders the batch by channel and time and computes each reading's interval
  * from its predecessor inside the batch (contract 6: a decrease is a reset).
- * The first reading of each channel gets no predecessor here; the writer
- * then fixes every interval against the stored neighbours in SQL, so this
- * is only a head start that saves rewriting rows in the common in-order case.
+ * The first reading of each channel follows `before` (the latest stored
+ * reading, keyed `org\0device\0channel`) when given, else has no
+ * predecessor; readings that land between stored ones are relinked in SQL.
  */
-export function planIntervals(rows: readonly ReadingRow[]): PlannedReading[] {
-  const sorted = [...rows].sort(
-    (a, b) =>
-      (a.orgId < b.orgId ? -1 : a.orgId > b.orgId ? 1 : 0) || a.deviceId - b.deviceId || a.channel - b.channel || a.readAt - b.readAt,
-  );
-  return sorted.map((row, i) => {
-    const before = sorted[i - 1];
-    const sameChannel = before && before.orgId === row.orgId && before.deviceId === row.deviceId && before.channel === row.channel;
-    if (!sameChannel) return { ...row, prevReadAt: null, delta: 0, reset: false };
-    const reset = row.value < before.value;
-    return { ...row, prevReadAt: before.readAt, delta: reset ? 0 : row.value - before.value, reset };
-  });
+export function planIntervals(rows: readonly ReadingRow[], stored: ReadonlyMap<string, StoredReading> = new Map()): PlannedReading[] {
+  const byChannel = new Map<string, ReadingRow[]>();
+  for (const row of rows) {
+    const key = `${row.orgId}\u0000${row.deviceId}\u0000${row.channel}`;
+    const list = byChannel.get(key);
+    if (list) list.push(row);
+    else byChannel.set(key, [row]);
+  }
+  const planned: PlannedReading[] = [];
+  for (const [key, list] of byChannel) {
+    // Collectors send in order, so this sort is usually a single pass.
+    list.sort((a, b) => a.readAt - b.readAt);
+    let previous: StoredReading | undefined = stored.get(key);
+    for (const row of list) {
+      const reset = previous !== undefined && row.value < previous.value;
+      planned.push({
+        orgId: row.orgId,
+        deviceId: row.deviceId,
+        channel: row.channel,
+        readAt: row.readAt,
+        value: row.value,
+        seq: row.seq,
+        prevReadAt: previous ? previous.readAt : null,
+        delta: previous && !reset ? row.value - previous.value : 0,
+        reset,
+      });
+      previous = row;
+    }
+  }
+  return planned;
 }
 
 /** The UTC month starts (epoch ms) the readings fall into: their partitions. */

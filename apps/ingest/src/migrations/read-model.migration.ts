@@ -11,7 +11,7 @@ export class ReadModel1763800000000 implements MigrationInterface {
   async up(runner: QueryRunner) {
     await runner.query(`
       CREATE TABLE ingest.devices (
-        org_id text NOT NULL,
+        org_id text COLLATE "C" NOT NULL,
         device_id bigint NOT NULL CHECK (device_id > 0),
         name text NOT NULL,
         channels integer NOT NULL DEFAULT 1 CHECK (channels >= 1),
@@ -31,7 +31,7 @@ export class ReadModel1763800000000 implements MigrationInterface {
       )`);
     await runner.query(`
       CREATE TABLE ingest.readings (
-        org_id text NOT NULL,
+        org_id text COLLATE "C" NOT NULL,
         device_id bigint NOT NULL,
         channel smallint NOT NULL,
         read_at timestamptz NOT NULL,

@@ -15,10 +15,10 @@ import { readingsConsumer } from './readings-consumer';
 export class IngestWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('ingest');
   private readonly queue: JsMsg[] = [];
-  private wake: (() => void) | undefined;
+  private readonly waiting: (() => void)[] = [];
   private messages: ConsumerMessages | undefined;
   private running = false;
-  private loop: Promise<void> | undefined;
+  private loops: Promise<void>[] = [];
 
   constructor(
     @Inject(JETSTREAM) private readonly js: JetStreamClient,
@@ -35,17 +35,17 @@ export class IngestWorker implements OnApplicationBootstrap, BeforeApplicationSh
       max_messages: Math.max(100, this.config.INGEST_BATCH_MESSAGES * 2),
       callback: (msg) => {
         this.queue.push(msg);
-        this.wake?.();
+        this.waiting.shift()?.();
       },
     });
-    this.loop = this.run();
+    // Several transactions in flight keep Postgres busy while one batch travels; device locks keep them apart.
+    this.loops = Array.from({ length: this.config.INGEST_CONCURRENCY }, () => this.run());
   }
 
   private async run() {
     while (this.running) {
       if (this.queue.length === 0) {
-        await new Promise<void>((resolve) => (this.wake = resolve));
-        this.wake = undefined;
+        await new Promise<void>((resolve) => this.waiting.push(resolve));
         continue;
       }
       const batch = this.queue.splice(0, this.config.INGEST_BATCH_MESSAGES);
@@ -63,8 +63,8 @@ export class IngestWorker implements OnApplicationBootstrap, BeforeApplicationSh
   async beforeApplicationShutdown() {
     this.running = false;
     await this.messages?.close().catch(() => undefined);
-    this.wake?.();
-    await this.loop;
+    for (const wake of this.waiting.splice(0)) wake();
+    await Promise.all(this.loops);
     for (const msg of this.queue.splice(0)) msg.nak();
   }
 }
