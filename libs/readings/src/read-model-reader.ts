@@ -103,9 +103,12 @@ export async function intervalsOverlapping(db: Queryable, orgId: string, deviceI
 }
 
 /**
- * Consumption inside [from, to) per device and channel, summed in SQL with
- * the library's rule (`overlapShare`): a whole interval counts its delta
- * exactly, a partial one delta x overlap / length.
+ * Consumption inside [from, to) per device and channel: the running total
+ * at `to` minus the one at `from`. The running total at an instant inside
+ * an interval leaves out the part of the interval's delta after it (linear
+ * spreading, as the library's `overlapShare`); before the first reading it
+ * is 0, after the last the last reading's. Two index probes per channel
+ * whatever the window's length.
  */
 export async function consumptionInWindow(
   db: Queryable,
@@ -115,14 +118,10 @@ export async function consumptionInWindow(
   to: number,
 ): Promise<Map<number, Map<number, number>>> {
   const rows: { device_id: number; channel: number; total: number }[] = await db.query(
-    `SELECT device_id::float8 AS device_id, channel, sum(
-       CASE WHEN prev_read_at >= $3 AND read_at <= $4 THEN delta
-            ELSE delta * (extract(epoch from least(read_at, $4::timestamptz) - greatest(prev_read_at, $3::timestamptz)) * 1000)::float8
-                 / (extract(epoch from read_at - prev_read_at) * 1000)::float8
-       END)::float8 AS total
-     FROM ingest.readings
-     WHERE org_id = $1 AND device_id = ANY($2::bigint[]) AND read_at > $3 AND prev_read_at < $4 AND delta <> 0
-     GROUP BY device_id, channel`,
+    `SELECT d.device_id::float8 AS device_id, c.channel,
+       (${RUNNING_TOTAL_AT('$4')}) - (${RUNNING_TOTAL_AT('$3')}) AS total
+     FROM ingest.devices d CROSS JOIN LATERAL generate_series(1, d.channels) AS c(channel)
+     WHERE d.org_id = $1 AND d.device_id = ANY($2::bigint[])`,
     [orgId, deviceIds, new Date(from).toISOString(), new Date(to).toISOString()],
   );
   const result = new Map<number, Map<number, number>>();
@@ -133,6 +132,18 @@ export async function consumptionInWindow(
   }
   return result;
 }
+
+/** The channel's running total at an instant (a timestamptz parameter), for `d` and `c` of the outer query. */
+const RUNNING_TOTAL_AT = (at: string) => `
+  coalesce(
+    (SELECT CASE WHEN n.prev_read_at IS NULL OR n.read_at = ${at}::timestamptz THEN n.cum
+                 ELSE n.cum - n.delta * (extract(epoch from n.read_at - ${at}::timestamptz) * 1000)::float8
+                                      / (extract(epoch from n.read_at - n.prev_read_at) * 1000)::float8 END
+     FROM ingest.readings n WHERE n.org_id = d.org_id AND n.device_id = d.device_id AND n.channel = c.channel AND n.read_at >= ${at}::timestamptz
+     ORDER BY n.read_at LIMIT 1),
+    (SELECT l.cum FROM ingest.readings l WHERE l.org_id = d.org_id AND l.device_id = d.device_id AND l.channel = c.channel AND l.read_at < ${at}::timestamptz
+     ORDER BY l.read_at DESC LIMIT 1),
+    0)::float8`;
 
 /** Channels with any stored interval overlapping [from, to), per device: the rest have NO_DATA there. */
 export async function coveredChannels(db: Queryable, orgId: string, deviceIds: readonly number[], from: number, to: number): Promise<Map<number, Set<number>>> {

@@ -43,14 +43,14 @@ async function latestStored(runner: QueryRunner, rows: readonly ReadingRow[]): P
   const channels = new Map<string, ReadingRow>();
   for (const row of rows) channels.set(channelKey(row), row);
   const list = [...channels.values()];
-  const found: { org_id: string; device_id: number; channel: number; read_at: number; value: number }[] = await runner.query(
-    `SELECT c.o AS org_id, c.d::float8 AS device_id, c.c AS channel, (extract(epoch from l.read_at) * 1000)::float8 AS read_at, l.value
+  const found: { org_id: string; device_id: number; channel: number; read_at: number; value: number; cum: number }[] = await runner.query(
+    `SELECT c.o AS org_id, c.d::float8 AS device_id, c.c AS channel, (extract(epoch from l.read_at) * 1000)::float8 AS read_at, l.value, l.cum
      FROM unnest($1::text[], $2::bigint[], $3::smallint[]) AS c(o, d, c)
-     CROSS JOIN LATERAL (SELECT read_at, value FROM ingest.readings r WHERE r.org_id = c.o AND r.device_id = c.d AND r.channel = c.c
+     CROSS JOIN LATERAL (SELECT read_at, value, cum FROM ingest.readings r WHERE r.org_id = c.o AND r.device_id = c.d AND r.channel = c.c
                          ORDER BY r.read_at DESC LIMIT 1) l`,
     [list.map((r) => r.orgId), list.map((r) => r.deviceId), list.map((r) => r.channel)],
   );
-  return new Map(found.map((r) => [channelKey({ orgId: r.org_id, deviceId: r.device_id, channel: r.channel }), { readAt: r.read_at, value: r.value }]));
+  return new Map(found.map((r) => [channelKey({ orgId: r.org_id, deviceId: r.device_id, channel: r.channel }), { readAt: r.read_at, value: r.value, cum: r.cum }]));
 }
 
 function readingArrays(rows: ReturnType<typeof planIntervals>): unknown[] {
@@ -63,18 +63,20 @@ function readingArrays(rows: ReturnType<typeof planIntervals>): unknown[] {
     rows.map((r) => r.prevReadAt),
     rows.map((r) => r.delta),
     rows.map((r) => r.reset),
+    rows.map((r) => r.cum),
     rows.map((r) => r.seq),
   ];
 }
 
 // Times travel as epoch ms (cheaper than ISO text both sides); to_timestamp rounds to the microsecond, exact for ms.
-const UNNEST_READINGS = `SELECT o, d, c, to_timestamp(t / 1000.0), v, to_timestamp(p / 1000.0), dl, r, s
-  FROM unnest($1::text[], $2::bigint[], $3::smallint[], $4::float8[], $5::float8[], $6::float8[], $7::float8[], $8::bool[], $9::bigint[]) AS u(o, d, c, t, v, p, dl, r, s)`;
+const UNNEST_READINGS = `SELECT o, d, c, to_timestamp(t / 1000.0), v, to_timestamp(p / 1000.0), dl, r, cu, s
+  FROM unnest($1::text[], $2::bigint[], $3::smallint[], $4::float8[], $5::float8[], $6::float8[], $7::float8[], $8::bool[], $9::float8[], $10::bigint[])
+  AS u(o, d, c, t, v, p, dl, r, cu, s)`;
 
 async function appendReadings(runner: QueryRunner, rows: ReturnType<typeof planIntervals>) {
   if (rows.length === 0) return;
   await runner.query(
-    `INSERT INTO ingest.readings (org_id, device_id, channel, read_at, value, prev_read_at, delta, reset, stream_seq) ${UNNEST_READINGS}`,
+    `INSERT INTO ingest.readings (org_id, device_id, channel, read_at, value, prev_read_at, delta, reset, cum, stream_seq) ${UNNEST_READINGS}`,
     readingArrays(rows),
   );
 }
@@ -181,7 +183,7 @@ interface ChangedRange {
 async function upsertReadings(runner: QueryRunner, rows: ReturnType<typeof planIntervals>): Promise<ChangedRange[]> {
   const result: { org_id: string; device_id: string; channel: number; lo: Date; hi: Date; n: string }[] = await runner.query(
     `WITH changed AS (
-       INSERT INTO ingest.readings AS t (org_id, device_id, channel, read_at, value, prev_read_at, delta, reset, stream_seq)
+       INSERT INTO ingest.readings AS t (org_id, device_id, channel, read_at, value, prev_read_at, delta, reset, cum, stream_seq)
        ${UNNEST_READINGS}
        ON CONFLICT (org_id, device_id, channel, read_at) DO UPDATE SET value = EXCLUDED.value, stream_seq = EXCLUDED.stream_seq
        WHERE t.stream_seq < EXCLUDED.stream_seq AND t.value <> EXCLUDED.value
@@ -238,7 +240,32 @@ async function relinkIntervals(runner: QueryRunner, ranges: readonly ChangedRang
        AND (t.prev_read_at IS DISTINCT FROM c.prev_read_at OR t.delta <> c.delta OR t.reset <> c.reset)`,
     [ranges.map((r) => r.orgId), ranges.map((r) => r.deviceId), ranges.map((r) => r.channel), ranges.map((r) => r.lo), ranges.map((r) => r.hi)],
   );
+  await recomputeCumulative(runner, ranges);
   return Array.isArray(result) && typeof result[1] === 'number' ? result[1] : 0;
+}
+
+/**
+ * After a late reading or a correction, the running consumption of every
+ * later reading of the channel moves: recompute it from the changed span's
+ * predecessor to the channel's end (rare; appends never come here).
+ */
+async function recomputeCumulative(runner: QueryRunner, ranges: readonly ChangedRange[]) {
+  await runner.query(
+    `WITH ranges AS (
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::smallint[], $4::timestamptz[]) AS r(org_id, device_id, channel, lo)
+     ), bases AS (
+       SELECT r.*, coalesce((SELECT p.cum FROM ingest.readings p WHERE p.org_id = r.org_id AND p.device_id = r.device_id AND p.channel = r.channel
+                               AND p.read_at < r.lo ORDER BY p.read_at DESC LIMIT 1), 0) AS base
+       FROM ranges r
+     ), computed AS (
+       SELECT x.org_id, x.device_id, x.channel, x.read_at,
+         b.base + sum(x.delta) OVER (PARTITION BY x.org_id, x.device_id, x.channel ORDER BY x.read_at) AS cum
+       FROM bases b JOIN ingest.readings x ON x.org_id = b.org_id AND x.device_id = b.device_id AND x.channel = b.channel AND x.read_at >= b.lo
+     )
+     UPDATE ingest.readings t SET cum = c.cum FROM computed c
+     WHERE t.org_id = c.org_id AND t.device_id = c.device_id AND t.channel = c.channel AND t.read_at = c.read_at AND t.cum <> c.cum`,
+    [ranges.map((r) => r.orgId), ranges.map((r) => r.deviceId), ranges.map((r) => r.channel), ranges.map((r) => r.lo)],
+  );
 }
 
 /** Creates the month partitions the readings need; outside the batch transaction (it is DDL). */

@@ -15,6 +15,8 @@ export interface PlannedReading extends ReadingRow {
   prevReadAt: number | null;
   delta: number;
   reset: boolean;
+  /** consumption of the channel since its first reading, up to this one */
+  cum: number;
 }
 
 /**
@@ -37,6 +39,7 @@ export function latestPerKey(rows: readonly ReadingRow[]): ReadingRow[] {
 export interface StoredReading {
   readAt: number;
   value: number;
+  cum: number;
 }
 
 /**
@@ -61,7 +64,8 @@ export function planIntervals(rows: readonly ReadingRow[], stored: ReadonlyMap<s
     let previous: StoredReading | undefined = stored.get(key);
     for (const row of list) {
       const reset = previous !== undefined && row.value < previous.value;
-      planned.push({
+      const delta = previous && !reset ? row.value - previous.value : 0;
+      const next: PlannedReading = {
         orgId: row.orgId,
         deviceId: row.deviceId,
         channel: row.channel,
@@ -69,10 +73,12 @@ export function planIntervals(rows: readonly ReadingRow[], stored: ReadonlyMap<s
         value: row.value,
         seq: row.seq,
         prevReadAt: previous ? previous.readAt : null,
-        delta: previous && !reset ? row.value - previous.value : 0,
+        delta,
         reset,
-      });
-      previous = row;
+        cum: (previous?.cum ?? 0) + delta,
+      };
+      planned.push(next);
+      previous = next;
     }
   }
   return planned;

@@ -39,6 +39,8 @@ export class ReadModel1763800000000 implements MigrationInterface {
         prev_read_at timestamptz,
         delta double precision NOT NULL DEFAULT 0,
         reset boolean NOT NULL DEFAULT false,
+        -- consumption of the channel from its first reading up to this one: any window is two lookups
+        cum double precision NOT NULL DEFAULT 0,
         stream_seq bigint NOT NULL,
         PRIMARY KEY (org_id, device_id, channel, read_at)
       ) PARTITION BY RANGE (read_at)`);
@@ -59,6 +61,9 @@ export class ReadModel1763800000000 implements MigrationInterface {
           EXECUTE format('CREATE TABLE ingest.%I PARTITION OF ingest.readings FOR VALUES FROM (%L) TO (%L)',
             part, month_start, month_start + interval '1 month');
         END IF;
+        RETURN part;
+      EXCEPTION WHEN duplicate_table OR unique_violation THEN
+        -- another session created it between our check and our CREATE
         RETURN part;
       END $$`);
   }

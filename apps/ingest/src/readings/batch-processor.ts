@@ -65,7 +65,12 @@ export class BatchProcessor {
   private async write(usable: readonly Usable[]) {
     const readings = usable.flatMap((u) => u.readings);
     const devices = usable.flatMap((u) => (u.device ? [u.device] : []));
-    await ensurePartitions((sql, params) => this.dataSource.query(sql, params), readings.map((r) => r.readAt), this.knownPartitions);
+    try {
+      await ensurePartitions((sql, params) => this.dataSource.query(sql, params), readings.map((r) => r.readAt), this.knownPartitions);
+    } catch (error) {
+      // Creating a month's partition is about the database, never about the message: always retry.
+      throw Object.assign(new Error(`creating a readings partition failed: ${(error as Error).message}`), { code: '58000' });
+    }
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
