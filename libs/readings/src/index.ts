@@ -3,3 +3,4 @@ export * from './device-update';
 export * from './read-model-writer';
 export * from './read-model-reader';
 export * from './simulated-meter';
+export * from './rebuild';

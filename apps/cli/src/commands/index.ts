@@ -1,6 +1,7 @@
 import type { Command } from '../command';
 import { migrateCommand } from './migrate.command';
+import { rebuildCommand } from './rebuild.command';
 import { simulateCommand } from './simulate.command';
 
 /** Every command of the CLI; `--help` lists them in this order. */
-export const COMMANDS: Command[] = [migrateCommand, simulateCommand];
+export const COMMANDS: Command[] = [migrateCommand, simulateCommand, rebuildCommand];
