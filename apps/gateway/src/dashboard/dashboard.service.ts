@@ -20,9 +20,11 @@ export class DashboardService {
     const ids = [...new Set(request.devices.map((d) => d.device_id))];
     const devices = await this.readModel.devices(orgId, ids);
     const found = [...devices.values()];
-    const projected = await this.projections.project(orgId, found, zoneOverride);
-    const latest = await this.readModel.latest(orgId, found.map((d) => d.deviceId));
-    const monthToDate = await this.monthToDate(orgId, found, zoneOverride);
+    const [projected, latest, monthToDate] = await Promise.all([
+      this.projections.project(orgId, found, zoneOverride),
+      this.readModel.latest(orgId, found.map((d) => d.deviceId)),
+      this.monthToDate(orgId, found, zoneOverride),
+    ]);
     const panelsOf = (device: DeviceRecord) => {
       const p = projected.get(device.deviceId)!;
       const month = monthToDate.get(device.deviceId)!;
@@ -62,9 +64,11 @@ export class DashboardService {
       const ids = group.map((d) => d.deviceId);
       const today = localDateOf(now, zone);
       const from = startOfLocalDay(`${today.slice(0, 8)}01`, zone);
-      const sums = await this.readModel.consumption(orgId, ids, from, now);
-      const covered = await this.readModel.coveredChannels(orgId, ids, from, now);
-      const resets = await this.readModel.resets(orgId, ids, from, now);
+      const [sums, covered, resets] = await Promise.all([
+        this.readModel.consumption(orgId, ids, from, now),
+        this.readModel.coveredChannels(orgId, ids, from, now),
+        this.readModel.resets(orgId, ids, from, now),
+      ]);
       for (const id of ids) result.set(id, { sums: sums.get(id) ?? new Map(), covered: covered.get(id) ?? new Set(), resets });
     }
     return result;

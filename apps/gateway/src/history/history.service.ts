@@ -33,8 +33,8 @@ export class HistoryService {
     const zone = zoneOverride ?? device.timeZone;
     const resolved = resolvePeriod(period, this.clock.now(), zone);
     if (!resolved.ok) throw validationFailed([{ field: 'period', message: resolved.message }]);
-    const days = await this.daily(orgId, device, resolved.days);
-    const projection = (await this.projections.project(orgId, [device], zoneOverride)).get(deviceId)!;
+    const [days, projected] = await Promise.all([this.daily(orgId, device, resolved.days), this.projections.project(orgId, [device], zoneOverride)]);
+    const projection = projected.get(deviceId)!;
     const places = device.decimalPlaces;
     const series = [...days].map(([channel, values]) => ({
       serie: device.serie,
