@@ -51,7 +51,7 @@ describe('the platform as `npm start` runs it', () => {
       expect(metrics).toContain('http_request_duration_seconds_bucket');
     }
     const gatewayChecks = (await (await fetch(`http://127.0.0.1:${ports.gateway}/readyz`)).json()).checks;
-    expect(Object.keys(gatewayChecks).sort()).toEqual(['nats', 'postgres', 'redis']);
+    expect(Object.keys(gatewayChecks).sort()).toEqual(['credentials', 'nats', 'postgres', 'redis']);
   });
 
   it('logs JSON lines prefixed with the process name', () => {

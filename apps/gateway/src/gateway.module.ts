@@ -22,7 +22,8 @@ export class GatewayModule {
         ConfigModule.forRoot(config),
         HttpCoreModule,
         PersistenceModule.forService('gateway', { schema: 'ingest' }),
-        RedisModule.forService('gateway'),
+        // One rate-limit script per request: auto-pipelining batches concurrent ones into one write.
+        RedisModule.forService('gateway', { autoPipelining: true }),
         NatsModule.forService('gateway', (bus) => ({ streams: [platformStreams(bus).authEvents], consumers: [] })),
         SecurityModule,
         ReadModelModule,

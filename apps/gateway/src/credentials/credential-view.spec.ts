@@ -81,6 +81,9 @@ describe('CredentialView', () => {
     expect(view.apply(created())).toBe('stale');
     expect(view.apply(revoked(2))).toBe('stale');
     expect(view.find(KEY)?.status).toBe('revoked');
+    // Even with a higher version, a creation does not undo a revocation.
+    expect(view.apply(created(5))).toBe('stale');
+    expect(view.find(KEY)).toMatchObject({ status: 'revoked', secretKey: undefined });
   });
 
   it('replaces the allow-list and fails closed on a CIDR it cannot read', () => {

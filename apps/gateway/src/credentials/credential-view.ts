@@ -38,6 +38,8 @@ export class CredentialView {
     const accessKey = event.payload.access_key;
     const current = this.byAccessKey.get(accessKey);
     if (current && event.version <= current.version) return 'stale';
+    // Revocation is final: a late or re-sent creation never brings a credential back.
+    if (current?.status === 'revoked' && event.type === 'credential.created') return 'stale';
 
     if (event.type === 'credential.created') {
       const p = event.payload;

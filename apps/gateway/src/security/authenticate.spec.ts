@@ -26,7 +26,7 @@ function context(...records: CredentialRecord[]): AuthContext {
   return { nowSeconds: NOW, maxSkewSeconds: 300, findCredential: (k) => records.find((r) => r.accessKey === k) };
 }
 
-function signed(overrides: Partial<SignedRequest> & { timestamp?: number; accessKey?: string; secret?: string } = {}): SignedRequest {
+function signed(overrides: Partial<Omit<SignedRequest, 'clientAddress'>> & { clientAddress?: () => string | undefined; timestamp?: number; accessKey?: string; secret?: string } = {}): SignedRequest {
   const method = overrides.method ?? 'POST';
   const target = overrides.target ?? '/meter/v1/dashboard?a=1&b=%2C';
   const body = overrides.body ?? Buffer.from('{"devices":[{"device_id":1}]}');
@@ -38,7 +38,7 @@ function signed(overrides: Partial<SignedRequest> & { timestamp?: number; access
     target,
     body,
     authorization: overrides.authorization ?? authorizationHeader({ accessKey, signature, timestamp }),
-    clientAddress: overrides.clientAddress ?? '203.0.113.9',
+    clientAddress: overrides.clientAddress ?? (() => '203.0.113.9'),
   };
 }
 
@@ -99,10 +99,10 @@ describe('authenticate', () => {
 
   it('admits any address with an empty allow-list, only listed ones otherwise, none when a CIDR is unreadable', () => {
     const listed = { ...secretCredential, allowedRanges: [parseCidr('203.0.113.0/24') as CidrRange, parseCidr('2001:db8::/32') as CidrRange] };
-    expect(codeOf(signed({ clientAddress: '203.0.113.200' }), context(listed))).toBe('ok');
-    expect(codeOf(signed({ clientAddress: '2001:db8::1' }), context(listed))).toBe('ok');
-    expect(codeOf(signed({ clientAddress: '198.51.100.1' }), context(listed))).toBe('403 source_address_not_allowed');
-    expect(codeOf({ ...signed(), clientAddress: undefined }, context(listed))).toBe('403 source_address_not_allowed');
+    expect(codeOf(signed({ clientAddress: () => '203.0.113.200' }), context(listed))).toBe('ok');
+    expect(codeOf(signed({ clientAddress: () => '2001:db8::1' }), context(listed))).toBe('ok');
+    expect(codeOf(signed({ clientAddress: () => '198.51.100.1' }), context(listed))).toBe('403 source_address_not_allowed');
+    expect(codeOf({ ...signed(), clientAddress: () => undefined }, context(listed))).toBe('403 source_address_not_allowed');
     expect(codeOf(signed(), context({ ...secretCredential, cidrsInvalid: true }))).toBe('403 source_address_not_allowed');
   });
 

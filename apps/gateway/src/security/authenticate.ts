@@ -12,8 +12,8 @@ export interface SignedRequest {
   target: string;
   body: Buffer | undefined;
   authorization: string | string[] | undefined;
-  /** The client address (see clientAddress); undefined when unknown. */
-  clientAddress: string | undefined;
+  /** The client address (see clientAddress), undefined when unknown; asked only when an allow-list needs it. */
+  clientAddress: () => string | undefined;
 }
 
 export interface AuthContext {
@@ -65,7 +65,7 @@ export function authenticate(request: SignedRequest, context: AuthContext): Auth
   }
 
   if (credential.cidrsInvalid || credential.allowedRanges.length > 0) {
-    const address = parseAddress(request.clientAddress);
+    const address = parseAddress(request.clientAddress());
     if (credential.cidrsInvalid || !address || !inAnyRange(address, credential.allowedRanges)) {
       return authFailure(403, 'source_address_not_allowed', "the source address is outside the credential's allowed_cidrs");
     }

@@ -1,11 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Counter } from 'prom-client';
 import { APP_CONFIG, type AppConfig } from '@meter/config';
-import { ProblemException, sendProblem, validationFailed } from '@meter/http';
+import { Metrics, ProblemException, sendProblem, validationFailed } from '@meter/http';
 import { DEFAULT_MAX_SKEW_SECONDS } from '@meter/signing';
 import { CredentialFeed } from '../credentials/credential-feed.service';
 import { GatewayRateLimiter } from '../rate-limit/gateway-rate-limiter';
+import { credentialLimitKey, sourceLimitKey } from '../rate-limit/limit-keys';
 import { retryAfterSeconds, type RateLimitDecision } from '../rate-limit/rate-limit-decision';
 import { rateLimitHeaders } from '../rate-limit/rate-limit-headers';
 import { authenticate } from './authenticate';
@@ -29,12 +31,20 @@ export const AUTH_FAILURE_POLICY = 'auth-failures';
 @Injectable()
 export class SecurityPipeline {
   private readonly trustedProxies: CidrRange[];
+  private readonly refused: Counter<'code'>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CredentialFeed) private readonly credentials: CredentialFeed,
     @Inject(GatewayRateLimiter) private readonly limiter: GatewayRateLimiter,
+    @Inject(Metrics) metrics: Metrics,
   ) {
+    this.refused = new Counter({
+      name: 'gateway_requests_refused_total',
+      help: 'Requests the security pipeline refused, by problem code (401/403 codes and rate_limited)',
+      labelNames: ['code'] as const,
+      registers: [metrics.registry],
+    });
     this.trustedProxies = config.TRUSTED_PROXIES.map((entry) => {
       const range = parseCidr(entry);
       if (!range) throw new Error(`TRUSTED_PROXIES: ${entry} is not an address or CIDR range`);
@@ -57,14 +67,17 @@ export class SecurityPipeline {
     if (route !== undefined && OPEN_ROUTES.has(route)) return;
 
     const raw = Buffer.isBuffer(request.body) ? request.body : undefined;
-    const address = clientAddress(request.raw.socket?.remoteAddress, request.headers['x-forwarded-for'], this.trustedProxies);
+    // Worked out only when needed: an allow-list or a failure to charge to the address.
+    let address: string | undefined | null = null;
+    const addressOf = () =>
+      (address ??= clientAddress(request.raw.socket?.remoteAddress, request.headers['x-forwarded-for'], this.trustedProxies));
     const result = authenticate(
       {
         method: request.raw.method ?? request.method,
         target: request.raw.url ?? request.url,
         body: raw,
         authorization: request.headers.authorization,
-        clientAddress: address,
+        clientAddress: addressOf,
       },
       {
         nowSeconds: Math.floor(Date.now() / 1000) + this.config.GATEWAY_TEST_CLOCK_OFFSET_SECONDS,
@@ -75,14 +88,14 @@ export class SecurityPipeline {
 
     if (!result.ok) {
       // Failures spend the source address's budget, never the credential's (contract 6b).
-      const decision = await this.limiter.consume(`{ip:${address ?? 'unknown'}}`, this.config.AUTH_FAILURE_LIMIT_PER_MINUTE);
+      const decision = await this.limiter.consume(sourceLimitKey(addressOf()), this.config.AUTH_FAILURE_LIMIT_PER_MINUTE);
       const headers = rateLimitHeaders(AUTH_FAILURE_POLICY, decision);
       if (!decision.allowed) return this.reject(request, reply, rateLimited(decision, 'too many failed authentications from this address'), headers);
       const wwwAuthenticate: Record<string, string> = result.status === 401 ? { 'www-authenticate': 'SVC-HMAC' } : {};
       return this.reject(request, reply, new ProblemException(result.status, result.code, result.detail), { ...headers, ...wwwAuthenticate });
     }
 
-    const decision = await this.limiter.consume(`{cred:${result.caller.credentialId}}`, this.config.RATE_LIMIT_PER_MINUTE);
+    const decision = await this.limiter.consume(credentialLimitKey(result.caller.credentialId), this.config.RATE_LIMIT_PER_MINUTE);
     const headers = rateLimitHeaders(CREDENTIAL_POLICY, decision);
     if (!decision.allowed) return this.reject(request, reply, rateLimited(decision, 'the credential exceeded its rate limit'), headers);
     void reply.headers(headers);
@@ -98,6 +111,7 @@ export class SecurityPipeline {
   }
 
   private reject(request: FastifyRequest, reply: FastifyReply, problem: ProblemException, headers: Record<string, string>): FastifyReply {
+    this.refused.inc({ code: problem.code });
     sendProblem(reply, problem.toProblem(request.id), { ...headers, ...problem.headers });
     return reply;
   }

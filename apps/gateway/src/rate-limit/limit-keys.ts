@@ -1,0 +1,7 @@
+// Redis Cluster hash tags ({...}): each budget's key lives whole in one slot, as the script needs.
+
+/** The budget of a credential's validly signed requests. */
+export const credentialLimitKey = (credentialId: string) => `rl:{cred:${credentialId}}`;
+
+/** The budget of failed authentications from one source address. */
+export const sourceLimitKey = (address: string | undefined) => `rl:{ip:${address ?? 'unknown'}}`;

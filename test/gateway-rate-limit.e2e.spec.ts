@@ -1,0 +1,183 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import Redis from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, freePort, httpStatus, isolatedInfra, PlatformProcess, type IsolatedInfra } from '@meter/testing';
+import { AuthEvents, rawRequest, signedRequest, testKeyRing, type RawResponse, type TestCredential } from './gateway-support';
+
+async function startGateway(infra: IsolatedInfra, keyRing: string, extra: Record<string, string> = {}) {
+  const port = await freePort();
+  const gateway = PlatformProcess.start('apps/gateway/src/main.js', infra.env({ GATEWAY_PORT: String(port), CREDENTIAL_KEYRING: keyRing, ...extra }));
+  await eventually(async () => (await httpStatus(`http://127.0.0.1:${port}/readyz`)) === 200, 30_000, 'gateway ready').catch((error: Error) => {
+    throw new Error(`${error.message}\n${gateway.log()}`);
+  });
+  return { port, gateway };
+}
+
+const passed = (r: RawResponse) => r.status === 404;
+
+describe('exact limits across two gateway processes', () => {
+  let infra: IsolatedInfra;
+  let events: AuthEvents;
+  let credential: TestCredential;
+  const gateways: Array<{ port: number; gateway: PlatformProcess }> = [];
+
+  beforeAll(async () => {
+    infra = await isolatedInfra();
+    const keys = await testKeyRing();
+    events = await AuthEvents.connect(infra.natsUrl, infra.bus, keys.ring);
+    credential = await events.createCredential();
+    gateways.push(...(await Promise.all([startGateway(infra, keys.env), startGateway(infra, keys.env)])));
+  });
+
+  afterAll(async () => {
+    await Promise.all(gateways.map((g) => g.gateway.stop()));
+    await events?.close();
+    await infra?.cleanup();
+  });
+
+  it('admits exactly 60 of 300 concurrent signed requests, the rest 429 with a correct Retry-After', async () => {
+    const started = Date.now();
+    const responses = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => signedRequest(gateways[i % 2].port, credential, { target: `/meter/v1/burst?i=${i}` })),
+    );
+    const elapsedSeconds = Math.ceil((Date.now() - started) / 1000);
+
+    expect(responses.filter(passed)).toHaveLength(60);
+    const limited = responses.filter((r) => r.status === 429);
+    expect(limited).toHaveLength(240);
+    // Both processes admitted some: the count really is shared.
+    const admittedBy = [0, 1].map((g) => responses.filter((r, i) => i % 2 === g && passed(r)).length);
+    expect(admittedBy.every((n) => n > 0)).toBe(true);
+    for (const r of limited) {
+      expect(r.json().code).toBe('rate_limited');
+      const retryAfter = Number(r.headers['retry-after']);
+      // The first admission is at most `elapsed` old, so its slot frees in (60 - elapsed, 60] seconds.
+      expect(retryAfter).toBeGreaterThanOrEqual(60 - elapsedSeconds - 1);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect(r.headers['ratelimit']).toBe(`"default";r=0;t=${retryAfter}`);
+    }
+    const remaining = responses.filter(passed).map((r) => Number(/r=(\d+)/.exec(String(r.headers['ratelimit']))?.[1]));
+    expect(remaining.sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, i) => i));
+  });
+});
+
+const redisServer = spawnSync('redis-server', ['--version'], { encoding: 'utf8' });
+const haveRedisServer = redisServer.status === 0;
+if (!haveRedisServer) console.warn('skipping the Redis outage test: no redis-server binary on PATH');
+
+describe.skipIf(!haveRedisServer)('Redis killed mid-run (a redis-server of this test)', () => {
+  let infra: IsolatedInfra;
+  let events: AuthEvents;
+  let redisPort: number;
+  let redis: ChildProcess | undefined;
+  let gateway: PlatformProcess;
+  let port: number;
+
+  async function startRedis() {
+    redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    await eventually(
+      async () => {
+        const client = new Redis({ port: redisPort, lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+        client.on('error', () => undefined);
+        try {
+          await client.connect();
+          return (await client.ping()) === 'PONG';
+        } finally {
+          client.disconnect();
+        }
+      },
+      10_000,
+      'redis-server up',
+    );
+  }
+
+  function killRedis() {
+    const exited = new Promise((resolve) => redis?.once('exit', resolve));
+    redis?.kill('SIGKILL');
+    return exited;
+  }
+
+  beforeAll(async () => {
+    infra = await isolatedInfra();
+    const keys = await testKeyRing();
+    events = await AuthEvents.connect(infra.natsUrl, infra.bus, keys.ring);
+    redisPort = await freePort();
+    await startRedis();
+    ({ port, gateway } = await startGateway(infra, keys.env, { REDIS_URL: `redis://127.0.0.1:${redisPort}` }));
+  });
+
+  afterAll(async () => {
+    await gateway?.stop();
+    if (redis && redis.exitCode === null) await killRedis();
+    await events?.close();
+    await infra?.cleanup();
+  });
+
+  const known = async (credential: TestCredential) =>
+    eventually(async () => passed(await signedRequest(port, credential, { target: '/meter/v1/warm' })), 2000, 'credential known');
+  const metric = async () => /^gateway_rate_limiter_degraded (\d)/m.exec((await rawRequest(port, { target: '/metrics' })).text)?.[1];
+
+  it('keeps answering while Redis is gone, says so on /readyz and /metrics, and limits in Redis again once it is back', async () => {
+    const steady = await events.createCredential();
+    await known(steady);
+    expect(await metric()).toBe('0');
+
+    // Traffic runs across the kill: every request gets an answer, none a 5xx.
+    const statuses: number[] = [];
+    let running = true;
+    const traffic = (async () => {
+      while (running) {
+        const batch = await Promise.all(Array.from({ length: 5 }, () => signedRequest(port, steady, { target: '/meter/v1/during' })));
+        statuses.push(...batch.map((r) => r.status));
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await killRedis();
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    running = false;
+    await traffic;
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.every((s) => s === 404 || s === 429)).toBe(true);
+
+    const ready = await eventually(
+      async () => {
+        const r = await rawRequest(port, { target: '/readyz' });
+        return r.status === 503 ? r : false;
+      },
+      10_000,
+      'readyz 503',
+    );
+    expect(ready.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(ready.json()).toMatchObject({ status: 503, code: 'not_ready', failed: ['redis'], readiness: 'degraded', limiter: 'in-process' });
+    expect(String(ready.json().detail)).toMatch(/redis/);
+    expect(await metric()).toBe('1');
+
+    // The in-process window still limits, per process.
+    const alone = await events.createCredential();
+    await known(alone);
+    const outage: number[] = [];
+    for (let i = 0; i < 60; i++) outage.push((await signedRequest(port, alone, { target: '/meter/v1/outage' })).status);
+    expect(outage.filter((s) => s === 404)).toHaveLength(59);
+    expect(outage.slice(59)).toEqual([429]);
+    expect(gateway.running).toBe(true);
+
+    await startRedis();
+    await eventually(async () => (await rawRequest(port, { target: '/readyz' })).status === 200, 15_000, 'readyz 200 again');
+    expect((await rawRequest(port, { target: '/readyz' })).json()).toMatchObject({ status: 'ready', limiter: 'redis' });
+
+    // Limits resume in Redis: the restarted server (empty) holds exactly the admissions made since.
+    const after = await events.createCredential();
+    await known(after);
+    const resumed: number[] = [];
+    for (let i = 0; i < 60; i++) resumed.push((await signedRequest(port, after, { target: '/meter/v1/after' })).status);
+    expect(resumed.filter((s) => s === 404)).toHaveLength(59);
+    expect(resumed.slice(59)).toEqual([429]);
+    expect(await metric()).toBe('0');
+    const client = new Redis({ port: redisPort, keyPrefix: infra.redisKeyPrefix });
+    try {
+      expect(await client.zcard(`rl:{cred:${after.id}}`)).toBe(60);
+    } finally {
+      client.disconnect();
+    }
+  });
+});
