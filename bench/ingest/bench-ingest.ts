@@ -85,7 +85,8 @@ async function main() {
     INGEST_PORT: String(ingestPort),
     GATEWAY_PORT: String(gatewayPort),
   };
-  const ingest = startProcess('apps/ingest/src/main.js', env);
+  // BENCH_INGEST_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the ingest process.
+  const ingest = startProcess('apps/ingest/src/main.js', env, (process.env.BENCH_INGEST_NODE_ARGS ?? '').split(' ').filter(Boolean));
   const gateway = startProcess('apps/gateway/src/main.js', env);
   const nc = await connectNats(base.NATS_URL, 'bench-ingest');
   const js = jetstream(nc);

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 const ROOT = join(__dirname, '..', '..', '..');
 
 /** A built platform process for the benchmark, its output kept for failures. */
-export function startProcess(script: string, env: Record<string, string>): { child: ChildProcess; log: () => string } {
+export function startProcess(script: string, env: Record<string, string>, nodeArgs: string[] = []): { child: ChildProcess; log: () => string } {
   const lines: string[] = [];
-  const child = spawn(process.execPath, [join(ROOT, 'dist', script)], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist', script)], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.on('data', (c: Buffer) => lines.push(c.toString()));
   child.stderr?.on('data', (c: Buffer) => lines.push(c.toString()));
   return { child, log: () => lines.join('') };

@@ -33,6 +33,9 @@ export const readAtSchema = z
 
 /** Date.parse rolls 02-30 over into March; the fields must exist as written. */
 function realCalendarFields(text: string): boolean {
+  // Date.parse refuses minutes, seconds and months out of range; it takes hour 24 and rolls a day past the month's end over.
+  const digits = (at: number) => (text.charCodeAt(at) - 48) * 10 + (text.charCodeAt(at + 1) - 48);
+  if (digits(8) <= 28 && digits(11) <= 23) return true;
   const [year, month, day, hour, minute, second] = [0, 5, 8, 11, 14, 17].map((at) => Number(text.slice(at, at + (at === 0 ? 4 : 2))));
   const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
   return month >= 1 && month <= 12 && day >= 1 && day <= lastDay && hour <= 23 && minute <= 59 && second <= 59;

@@ -53,31 +53,53 @@ async function latestStored(runner: QueryRunner, rows: readonly ReadingRow[]): P
   return new Map(found.map((r) => [channelKey({ orgId: r.org_id, deviceId: r.device_id, channel: r.channel }), { readAt: r.read_at, value: r.value, cum: r.cum }]));
 }
 
-function readingArrays(rows: ReturnType<typeof planIntervals>): unknown[] {
-  return [
-    rows.map((r) => r.orgId),
-    rows.map((r) => r.deviceId),
-    rows.map((r) => r.channel),
-    rows.map((r) => r.readAt),
-    rows.map((r) => r.value),
-    rows.map((r) => r.prevReadAt),
-    rows.map((r) => r.delta),
-    rows.map((r) => r.reset),
-    rows.map((r) => r.cum),
-    rows.map((r) => r.seq),
-  ];
+/**
+ * The batch as comma-joined columns: node-postgres escapes array parameters
+ * element by element, which cost more CPU than the rest of a batch; joined
+ * text is split back by `string_to_array` (org ids never contain commas, an
+ * empty element is NULL).
+ */
+function readingColumns(rows: ReturnType<typeof planIntervals>): string[] {
+  const n = rows.length;
+  const org = new Array<string>(n);
+  const device = new Array<number>(n);
+  const channel = new Array<number>(n);
+  const readAt = new Array<number>(n);
+  const value = new Array<number>(n);
+  const prev = new Array<number | string>(n);
+  const delta = new Array<number>(n);
+  const reset = new Array<string>(n);
+  const cum = new Array<number>(n);
+  const seq = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    const r = rows[i];
+    org[i] = r.orgId;
+    device[i] = r.deviceId;
+    channel[i] = r.channel;
+    readAt[i] = r.readAt;
+    value[i] = r.value;
+    prev[i] = r.prevReadAt ?? '';
+    delta[i] = r.delta;
+    reset[i] = r.reset ? 't' : 'f';
+    cum[i] = r.cum;
+    seq[i] = r.seq;
+  }
+  return [org, device, channel, readAt, value, prev, delta, reset, cum, seq].map((column) => column.join(','));
 }
 
-// Times travel as epoch ms (cheaper than ISO text both sides); to_timestamp rounds to the microsecond, exact for ms.
+// Times travel as epoch ms; to_timestamp rounds to the microsecond, exact for ms.
 const UNNEST_READINGS = `SELECT o, d, c, to_timestamp(t / 1000.0), v, to_timestamp(p / 1000.0), dl, r, cu, s
-  FROM unnest($1::text[], $2::bigint[], $3::smallint[], $4::float8[], $5::float8[], $6::float8[], $7::float8[], $8::bool[], $9::float8[], $10::bigint[])
+  FROM unnest(string_to_array($1, ','), string_to_array($2, ',')::bigint[], string_to_array($3, ',')::smallint[],
+              string_to_array($4, ',')::float8[], string_to_array($5, ',')::float8[], string_to_array($6, ',', '')::float8[],
+              string_to_array($7, ',')::float8[], string_to_array($8, ',')::bool[], string_to_array($9, ',')::float8[],
+              string_to_array($10, ',')::bigint[])
   AS u(o, d, c, t, v, p, dl, r, cu, s)`;
 
 async function appendReadings(runner: QueryRunner, rows: ReturnType<typeof planIntervals>) {
   if (rows.length === 0) return;
   await runner.query(
     `INSERT INTO ingest.readings (org_id, device_id, channel, read_at, value, prev_read_at, delta, reset, cum, stream_seq) ${UNNEST_READINGS}`,
-    readingArrays(rows),
+    readingColumns(rows),
   );
 }
 
@@ -189,7 +211,7 @@ async function upsertReadings(runner: QueryRunner, rows: ReturnType<typeof planI
        WHERE t.stream_seq < EXCLUDED.stream_seq AND t.value <> EXCLUDED.value
        RETURNING org_id, device_id, channel, read_at)
      SELECT org_id, device_id, channel, min(read_at) AS lo, max(read_at) AS hi, count(*) AS n FROM changed GROUP BY 1, 2, 3`,
-    readingArrays(rows),
+    readingColumns(rows),
   );
   return result.map((r) => ({
     orgId: r.org_id,

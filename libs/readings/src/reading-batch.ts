@@ -26,13 +26,24 @@ export interface PlannedReading extends ReadingRow {
  * twice in one `INSERT ... ON CONFLICT`, so this must happen first.
  */
 export function latestPerKey(rows: readonly ReadingRow[]): ReadingRow[] {
-  const byKey = new Map<string, ReadingRow>();
+  // channel and time in one number (channel x 2^44 + ms stays below 2^53): no string key per reading
+  const byDevice = new Map<string, Map<number, ReadingRow>>();
+  let lastDevice = '';
+  let current: Map<number, ReadingRow> | undefined;
   for (const row of rows) {
-    const key = `${row.orgId}\u0000${row.deviceId}\u0000${row.channel}\u0000${row.readAt}`;
-    const seen = byKey.get(key);
-    if (!seen || row.seq >= seen.seq) byKey.set(key, row);
+    const device = `${row.orgId}\u0000${row.deviceId}`;
+    if (device !== lastDevice || !current) {
+      current = byDevice.get(device);
+      if (!current) byDevice.set(device, (current = new Map()));
+      lastDevice = device;
+    }
+    const key = row.channel * 2 ** 44 + row.readAt;
+    const seen = current.get(key);
+    if (!seen || row.seq >= seen.seq) current.set(key, row);
   }
-  return [...byKey.values()];
+  const result: ReadingRow[] = [];
+  for (const readings of byDevice.values()) for (const row of readings.values()) result.push(row);
+  return result;
 }
 
 /** The latest stored reading of a channel, which the batch's first reading follows. */
@@ -87,9 +98,14 @@ export function planIntervals(rows: readonly ReadingRow[], stored: ReadonlyMap<s
 /** The UTC month starts (epoch ms) the readings fall into: their partitions. */
 export function monthsOf(readAts: Iterable<number>): number[] {
   const months = new Set<number>();
+  let from = Infinity;
+  let to = -Infinity;
   for (const ms of readAts) {
+    if (ms >= from && ms < to) continue; // same month as the previous reading, the usual case
     const d = new Date(ms);
-    months.add(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
+    from = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+    to = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+    months.add(from);
   }
   return [...months].sort((a, b) => a - b);
 }
