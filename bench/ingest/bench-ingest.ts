@@ -71,6 +71,9 @@ async function main() {
   await sodiumReady();
   const ringText = formatKeyRing([generateKey('b1')]);
   const [ingestPort, gatewayPort] = [await freePort(), await freePort()];
+  // BENCH_INGEST_REPLICAS: ingest processes sharing the one durable consumer (default 1).
+  const replicas = Number(process.env.BENCH_INGEST_REPLICAS ?? 1);
+  const extraPorts = await Promise.all(Array.from({ length: replicas - 1 }, () => freePort()));
   const env = {
     NODE_ENV: 'test',
     LOG_LEVEL: 'warn',
@@ -87,6 +90,7 @@ async function main() {
   };
   // BENCH_INGEST_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the ingest process.
   const ingest = startProcess('apps/ingest/src/main.js', env, (process.env.BENCH_INGEST_NODE_ARGS ?? '').split(' ').filter(Boolean));
+  const moreIngest = extraPorts.map((port) => startProcess('apps/ingest/src/main.js', { ...env, INGEST_PORT: String(port) }));
   const gateway = startProcess('apps/gateway/src/main.js', env);
   const nc = await connectNats(base.NATS_URL, 'bench-ingest');
   const js = jetstream(nc);
@@ -97,7 +101,7 @@ async function main() {
     report.push(line);
   };
   try {
-    await waitFor(async () => (await ready(ingestPort)) && (await ready(gatewayPort)), 60_000, 'ingest and gateway ready').catch((e: Error) => {
+    await waitFor(async () => (await ready(ingestPort)) && (await ready(gatewayPort)) && (await Promise.all(extraPorts.map(ready))).every(Boolean), 60_000, 'ingest and gateway ready').catch((e: Error) => {
       throw new Error(`${e.message}\n${ingest.log()}\n${gateway.log()}`);
     });
     await db.connect();
@@ -214,6 +218,7 @@ async function main() {
     say('');
     say('| measure | value |');
     say('|---|---|');
+    say(`| ingest processes on the one durable consumer | ${replicas} |`);
     say(`| readings published (${THROUGHPUT_METERS} meters, ${PER_MESSAGE} per message) | ${tpTotal} |`);
     say(`| publish to all queryable | ${round(tpSeconds, 2)} s (publishing alone ${round(publishSeconds, 2)} s) |`);
     say(`| ingest rate, publish to queryable | ${Math.round(ingestRate)} readings/s |`);
@@ -229,6 +234,7 @@ async function main() {
   } finally {
     await stopProcess(gateway.child);
     await stopProcess(ingest.child);
+    for (const p of moreIngest) await stopProcess(p.child);
     await db.end().catch(() => undefined);
     const jsm = await jetstreamManager(nc);
     for await (const name of jsm.streams.names()) if (name.startsWith(bus.stream(''))) await jsm.streams.delete(name);
