@@ -20,6 +20,7 @@ import {
 import { createDataSource } from '@meter/persistence';
 import { ensurePartitions, writeBatch, type ReadingRow } from '@meter/readings';
 import { isolatedInfra, type IsolatedInfra } from '@meter/testing';
+import { DashboardService } from '../dashboard/dashboard.service';
 import { HistoryService } from '../history/history.service';
 import { MonthProjectionService } from '../projection/month-projection.service';
 import { projectionBody } from '../projection/projection-body';
@@ -173,6 +174,30 @@ describe('the read model answers as the consumption library computes', () => {
       expect(mtd).toBeCloseTo(monthToDateConsumption(intervals, NOW, zone), 9);
     });
   }
+
+  it('dashboard: four panels per channel that agree with history and the library', async () => {
+    const dashboard = new DashboardService(readModel, projections, new FixedClock(NOW));
+    const zone = 'Europe/Madrid';
+    const answer = await dashboard.dashboard(ORG, { devices: [{ device_id: 7 }, { device_id: 99 }] }, zone);
+    expect(answer.results[1]).toEqual({ device_id: 99, status: 'NOT_FOUND', panels: [] });
+    const panels = answer.results[0].panels;
+    expect(panels.map((p) => `${p.channel}:${p.type}`)).toEqual([
+      '1:CURRENT_CONSUMPTION', '1:DAILY_ESTIMATE', '1:LAST_READING', '1:MONTHLY_PROJECTION',
+      '2:CURRENT_CONSUMPTION', '2:DAILY_ESTIMATE', '2:LAST_READING', '2:MONTHLY_PROJECTION',
+    ]);
+    const series = (await history.history(ORG, 7, 'CURRENT_MONTH', zone)).series;
+    const projected = projectMonth(intervals, NOW, zone, 1.75);
+    const [current, estimate, last, monthly] = panels;
+    expect(current.value).toBeCloseTo(monthToDateConsumption(intervals, NOW, zone), 2);
+    expect(current.alerts.map((a) => a.code)).toEqual(['REGISTER_RESET']); // the meter was replaced on 2026-11-10
+    expect(estimate.value).toBeCloseTo(projected.average_daily_consumption, 2);
+    expect(monthly.value).toBe(series[0].projection.value);
+    expect(panels[7].value).toBe(series[1].projection.value);
+    const latest = readings.reduce((a, b) => (b.readAt > a.readAt ? b : a));
+    expect(last).toMatchObject({ value: latest.value, subtitle: '2026-11-21 10:00 (Europe/Madrid)', alerts: [] });
+    expect(panels[6].value).toBe(roundDecimal(latest.value * 2, 3));
+    expect(current.display_value).toMatch(/^\d{1,3}(,\d{3})*\.\d$/);
+  });
 
   it('refuses bad periods and answers 404 for devices of other organizations', async () => {
     for (const period of ['7d', '2026-13', '2026-12', '2027-01', 'CURRENT', '1969-12']) {
