@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('.', import.meta.url));
 
 const alias = Object.fromEntries(
-  ['config', 'persistence', 'messaging', 'http', 'redis', 'signing', 'consumption', 'crypto', 'contracts', 'platform'].map(
+  ['config', 'persistence', 'messaging', 'http', 'redis', 'signing', 'consumption', 'crypto', 'contracts', 'platform', 'readings'].map(
     (lib) => [`@meter/${lib}`, resolve(root, `libs/${lib}/src`)],
   ),
 );

@@ -5,6 +5,11 @@ import { HttpCoreModule } from '@meter/http';
 import { NatsModule } from '@meter/messaging';
 import { PersistenceModule } from '@meter/persistence';
 import { RedisModule } from '@meter/redis';
+import { DashboardModule } from './dashboard/dashboard.module';
+import { DevicesModule } from './devices/devices.module';
+import { HistoryModule } from './history/history.module';
+import { ProjectionModule } from './projection/projection.module';
+import { ReadModelModule } from './read-model/read-model.module';
 import { SecurityModule } from './security/security.module';
 
 /** The signed consumption API: reads the ingest read model, limits in Redis, credentials from auth events. */
@@ -21,6 +26,11 @@ export class GatewayModule {
         RedisModule.forService('gateway', { autoPipelining: true }),
         NatsModule.forService('gateway', (bus) => ({ streams: [platformStreams(bus).authEvents], consumers: [] })),
         SecurityModule,
+        ReadModelModule,
+        DevicesModule,
+        DashboardModule,
+        HistoryModule,
+        ProjectionModule,
       ],
     };
   }

@@ -5,6 +5,8 @@ import { HttpCoreModule } from '@meter/http';
 import { NatsModule } from '@meter/messaging';
 import { PersistenceModule } from '@meter/persistence';
 import { ingestStore } from './migrations';
+import { readingsConsumer } from './readings/readings-consumer';
+import { ReadingsModule } from './readings/readings.module';
 
 /** Readings and device events from JetStream into the Postgres read model. */
 @Module({})
@@ -18,8 +20,9 @@ export class IngestModule {
         PersistenceModule.forService('ingest', ingestStore),
         NatsModule.forService('ingest', (bus) => {
           const streams = platformStreams(bus);
-          return { streams: [streams.readings, streams.deadLetters], consumers: [] };
+          return { streams: [streams.readings, streams.deadLetters], consumers: [readingsConsumer(bus, config.INGEST_MAX_ACK_PENDING)] };
         }),
+        ReadingsModule,
       ],
     };
   }

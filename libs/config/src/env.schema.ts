@@ -79,10 +79,21 @@ export const envSchema = z
     VAULT_ROOT_KEYRING: z.string().min(1).optional(),
     /** How long auth waits for the vault over NATS before answering 503 vault_unavailable. */
     VAULT_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3000),
+    /** Messages the ingest service writes in one transaction at most. */
+    INGEST_BATCH_MESSAGES: positiveInt(200, 10_000),
+    /** Batches one ingest process writes at the same time (each in its own transaction). */
+    INGEST_CONCURRENCY: positiveInt(2, 16),
+    /** Unacknowledged messages the durable readings consumer hands out, over all ingest replicas. */
+    INGEST_MAX_ACK_PENDING: positiveInt(4000, 100_000),
+    /** Pins the gateway's "now" for consumption routes (tests and demos); refused in production. */
+    TEST_NOW: z.iso.datetime({ offset: true }).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.GATEWAY_TEST_CLOCK_OFFSET_SECONDS !== 0 && env.NODE_ENV !== 'test') {
       ctx.addIssue({ code: 'custom', path: ['GATEWAY_TEST_CLOCK_OFFSET_SECONDS'], message: 'may only be set when NODE_ENV=test' });
+    }
+    if (env.NODE_ENV === 'production' && env.TEST_NOW) {
+      ctx.addIssue({ code: 'custom', path: ['TEST_NOW'], message: 'must not be set when NODE_ENV=production' });
     }
   });
 

@@ -2,3 +2,4 @@ export * from './bus';
 export * from './streams';
 export * from './auth-events';
 export * from './vault';
+export * from './readings';

@@ -4,7 +4,18 @@ import { keysRotateCredentialsCommand } from './keys-rotate-credentials.command'
 import { keysRotateVaultCommand } from './keys-rotate-vault.command';
 import { migrateCommand } from './migrate.command';
 import { orgCreateCommand } from './org-create.command';
+import { rebuildCommand } from './rebuild.command';
 import { signCommand } from './sign.command';
+import { simulateCommand } from './simulate.command';
 
 /** Every command of the CLI; `--help` lists them in this order. */
-export const COMMANDS: Command[] = [migrateCommand, orgCreateCommand, keysRotateCredentialsCommand, keysRotateVaultCommand, signCommand, callCommand];
+export const COMMANDS: Command[] = [
+  migrateCommand,
+  orgCreateCommand,
+  keysRotateCredentialsCommand,
+  keysRotateVaultCommand,
+  signCommand,
+  callCommand,
+  simulateCommand,
+  rebuildCommand,
+];

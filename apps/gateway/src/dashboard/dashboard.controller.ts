@@ -1,0 +1,16 @@
+import { Body, Controller, Headers, HttpCode, Inject, Post } from '@nestjs/common';
+import { requestedZone } from '../read-model/request-params';
+import { CurrentCaller, type Caller } from '../security/caller';
+import { parseDashboardRequest } from './dashboard-request';
+import { DashboardService } from './dashboard.service';
+
+@Controller('meter/v1/dashboard')
+export class DashboardController {
+  constructor(@Inject(DashboardService) private readonly dashboard: DashboardService) {}
+
+  @Post()
+  @HttpCode(200)
+  panels(@CurrentCaller() caller: Caller, @Body() body: unknown, @Headers('x-timezone') zone: string | undefined) {
+    return this.dashboard.dashboard(caller.orgId, parseDashboardRequest(body), requestedZone(zone));
+  }
+}

@@ -1,0 +1,51 @@
+import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { validationFailed } from '@meter/http';
+import { ReadModel } from '../read-model/read-model';
+import { CurrentCaller, type Caller } from '../security/caller';
+import { PAGE_TOKEN_KEYS } from './page-token-keys';
+import { signPageToken, verifyPageToken } from './page-token';
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 500;
+
+/** Contract 5: both list shapes of spec 2.2 in one object, ordered by id. */
+@Controller('meter/v1/devices')
+export class DevicesController {
+  constructor(
+    @Inject(ReadModel) private readonly readModel: ReadModel,
+    @Inject(PAGE_TOKEN_KEYS) private readonly keys: Uint8Array[],
+  ) {}
+
+  @Get()
+  async list(
+    @CurrentCaller() caller: Caller,
+    @Query('limit') limit: unknown,
+    @Query('ipp') ipp: unknown,
+    @Query('next_page_token') token: unknown,
+  ) {
+    const size = limit !== undefined ? pageSize(limit, 'limit') : ipp !== undefined ? pageSize(ipp, 'ipp') : DEFAULT_PAGE_SIZE;
+    let after = 0;
+    if (token !== undefined) {
+      const verified = typeof token === 'string' ? verifyPageToken(this.keys, caller.orgId, token) : undefined;
+      if (verified === undefined) throw validationFailed([{ field: 'next_page_token', message: 'is not a token this API issued to your organization' }]);
+      after = verified;
+    }
+    const page = await this.readModel.page(caller.orgId, after, size);
+    const last = page.devices[page.devices.length - 1];
+    const next = page.hasMore && last ? signPageToken(this.keys, caller.orgId, last.deviceId) : null;
+    return {
+      rows: page.devices.map((d) => ({ id: d.deviceId, name: d.name })),
+      has_more: page.hasMore,
+      next_page_token: next,
+      devices: page.devices.map((d) => ({ device_id: String(d.deviceId), activated_at: new Date(d.activatedAt).toISOString(), channels: d.channels })),
+      next_cursor: next,
+    };
+  }
+}
+
+function pageSize(raw: unknown, field: string): number {
+  if (typeof raw !== 'string' || !/^[0-9]{1,4}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_PAGE_SIZE) {
+    throw validationFailed([{ field, message: `must be an integer from 1 to ${MAX_PAGE_SIZE}` }]);
+  }
+  return Number(raw);
+}

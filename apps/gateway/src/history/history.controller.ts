@@ -1,0 +1,21 @@
+import { Controller, Get, Headers, Inject, Query } from '@nestjs/common';
+import { parseDeviceId, requestedZone } from '../read-model/request-params';
+import { CurrentCaller, type Caller } from '../security/caller';
+import { HistoryService } from './history.service';
+
+@Controller('meter/v1/history')
+export class HistoryController {
+  constructor(@Inject(HistoryService) private readonly history: HistoryService) {}
+
+  @Get()
+  daily(@CurrentCaller() caller: Caller, @Query('device_id') deviceId: unknown, @Query('period') period: unknown, @Headers('x-timezone') zone: string | undefined) {
+    const id = parseDeviceId(deviceId, 'device_id');
+    return this.history.history(caller.orgId, id, period, requestedZone(zone));
+  }
+
+  @Get('3m')
+  threeMonths(@CurrentCaller() caller: Caller, @Query('device_id') deviceId: unknown, @Headers('x-timezone') zone: string | undefined) {
+    const id = parseDeviceId(deviceId, 'device_id');
+    return this.history.threeMonths(caller.orgId, id, requestedZone(zone));
+  }
+}

@@ -1,0 +1,6 @@
+import type { DeviceRecord } from '@meter/readings';
+
+/** "Kitchen" for a one-channel device, "Kitchen – channel 2" when it has several. */
+export function seriesLabel(device: DeviceRecord, channel: number): string {
+  return device.channels > 1 ? `${device.name} – channel ${channel}` : device.name;
+}

@@ -1,0 +1,60 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { projectionFromConsumption, projectionWindow, type Projection, type ProjectionWindow } from '@meter/consumption';
+import type { DeviceRecord } from '@meter/readings';
+import { Clock } from '../read-model/clock';
+import { ReadModel } from '../read-model/read-model';
+
+export interface DeviceProjection {
+  device: DeviceRecord;
+  zone: string;
+  window: ProjectionWindow;
+  /** all channels together: the projection routes */
+  total: Projection;
+  /** channel -> projection: history series and dashboard panels */
+  channels: Map<number, Projection>;
+}
+
+/**
+ * Contract 6 projection for many devices at once: the window's consumption
+ * is summed in SQL, one query per time zone in effect, and turned into the
+ * projection by the consumption library, so the three projection routes,
+ * history and the dashboard show the same numbers.
+ */
+@Injectable()
+export class MonthProjectionService {
+  constructor(
+    @Inject(ReadModel) private readonly readModel: ReadModel,
+    @Inject(Clock) private readonly clock: Clock,
+  ) {}
+
+  async project(orgId: string, devices: readonly DeviceRecord[], zoneOverride: string | undefined): Promise<Map<number, DeviceProjection>> {
+    const now = this.clock.now();
+    const byZone = new Map<string, DeviceRecord[]>();
+    for (const device of devices) {
+      const zone = zoneOverride ?? device.timeZone;
+      byZone.set(zone, [...(byZone.get(zone) ?? []), device]);
+    }
+    const result = new Map<number, DeviceProjection>();
+    for (const [zone, group] of byZone) {
+      const window = projectionWindow(now, zone);
+      const sums = await this.readModel.consumption(
+        orgId,
+        group.map((d) => d.deviceId),
+        window.from,
+        window.to,
+      );
+      for (const device of group) {
+        const perChannel = sums.get(device.deviceId) ?? new Map<number, number>();
+        const channels = new Map<number, Projection>();
+        let total = 0;
+        for (let channel = 1; channel <= device.channels; channel++) {
+          const consumed = perChannel.get(channel) ?? 0;
+          total += consumed;
+          channels.set(channel, projectionFromConsumption(window, consumed, device.pricePerUnit));
+        }
+        result.set(device.deviceId, { device, zone, window, channels, total: projectionFromConsumption(window, total, device.pricePerUnit) });
+      }
+    }
+    return result;
+  }
+}

@@ -1,0 +1,49 @@
+import { Controller, Get, Headers, Inject, Param, Query } from '@nestjs/common';
+import { ReadModel } from '../read-model/read-model';
+import { parseDeviceId, parseDeviceIdList, requestedZone } from '../read-model/request-params';
+import { CurrentCaller, type Caller } from '../security/caller';
+import { MonthProjectionService } from './month-projection.service';
+import { projectionBody } from './projection-body';
+
+export const MAX_BULK_DEVICES = 100;
+
+@Controller('meter/v1/projection')
+export class ProjectionController {
+  constructor(
+    @Inject(ReadModel) private readonly readModel: ReadModel,
+    @Inject(MonthProjectionService) private readonly projections: MonthProjectionService,
+  ) {}
+
+  @Get()
+  byQuery(@CurrentCaller() caller: Caller, @Query('device_id') deviceId: unknown, @Headers('x-timezone') zone: string | undefined) {
+    return this.single(caller, parseDeviceId(deviceId, 'device_id'), zone);
+  }
+
+  @Get('bulk')
+  async bulk(@CurrentCaller() caller: Caller, @Query('device_ids') deviceIds: unknown, @Headers('x-timezone') zoneHeader: string | undefined) {
+    const ids = parseDeviceIdList(deviceIds, 'device_ids', MAX_BULK_DEVICES);
+    const zone = requestedZone(zoneHeader);
+    const devices = await this.readModel.devices(caller.orgId, [...new Set(ids)]);
+    const projected = await this.projections.project(caller.orgId, [...devices.values()], zone);
+    const projections = [];
+    const errors = [];
+    for (const id of ids) {
+      const p = projected.get(id);
+      if (p) projections.push(projectionBody(p, false));
+      else errors.push({ device_id: String(id), code: 'NOT_FOUND', message: `device ${id} not found` });
+    }
+    return { projections, errors };
+  }
+
+  @Get(':deviceId')
+  byPath(@CurrentCaller() caller: Caller, @Param('deviceId') deviceId: string, @Headers('x-timezone') zone: string | undefined) {
+    return this.single(caller, parseDeviceId(deviceId, 'deviceId'), zone);
+  }
+
+  private async single(caller: Caller, deviceId: number, zoneHeader: string | undefined) {
+    const zone = requestedZone(zoneHeader);
+    const device = await this.readModel.device(caller.orgId, deviceId);
+    const projected = await this.projections.project(caller.orgId, [device], zone);
+    return projectionBody(projected.get(deviceId)!, true);
+  }
+}

@@ -1,0 +1,11 @@
+import { Global, Module } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@meter/config';
+import { Clock, clockFor } from './clock';
+import { ReadModel } from './read-model';
+
+@Global()
+@Module({
+  providers: [ReadModel, { provide: Clock, inject: [APP_CONFIG], useFactory: (config: AppConfig) => clockFor(config) }],
+  exports: [ReadModel, Clock],
+})
+export class ReadModelModule {}

@@ -1,0 +1,54 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { notFound } from '@meter/http';
+import {
+  consumptionInWindow,
+  coveredChannels,
+  findDevices,
+  intervalsOverlapping,
+  latestReadings,
+  listDevices,
+  resetsInWindow,
+  type DeviceRecord,
+} from '@meter/readings';
+
+/** The consumption read model as the gateway reads it; every query is scoped to the caller's organization. */
+@Injectable()
+export class ReadModel {
+  constructor(@Inject(DataSource) private readonly db: DataSource) {}
+
+  /** A device of the organization, or 404: another organization's device is unknown here. */
+  async device(orgId: string, deviceId: number): Promise<DeviceRecord> {
+    const device = (await findDevices(this.db, orgId, [deviceId])).get(deviceId);
+    if (!device) throw notFound(`device ${deviceId} not found`);
+    return device;
+  }
+
+  devices(orgId: string, deviceIds: readonly number[]) {
+    return findDevices(this.db, orgId, deviceIds);
+  }
+
+  page(orgId: string, afterId: number, limit: number) {
+    return listDevices(this.db, orgId, afterId, limit);
+  }
+
+  intervals(orgId: string, deviceId: number, from: number, to: number) {
+    return intervalsOverlapping(this.db, orgId, deviceId, from, to);
+  }
+
+  consumption(orgId: string, deviceIds: readonly number[], from: number, to: number) {
+    return consumptionInWindow(this.db, orgId, deviceIds, from, to);
+  }
+
+  coveredChannels(orgId: string, deviceIds: readonly number[], from: number, to: number) {
+    return coveredChannels(this.db, orgId, deviceIds, from, to);
+  }
+
+  resets(orgId: string, deviceIds: readonly number[], from: number, to: number) {
+    return resetsInWindow(this.db, orgId, deviceIds, from, to);
+  }
+
+  latest(orgId: string, deviceIds: readonly number[]) {
+    return latestReadings(this.db, orgId, deviceIds);
+  }
+}

@@ -1,0 +1,99 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { JsMsg } from '@nats-io/jetstream';
+import { DataSource } from 'typeorm';
+import type { BusNames } from '@meter/contracts';
+import { BUS } from '@meter/messaging';
+import { ensurePartitions, writeBatch, type DeviceUpdate, type ReadingRow } from '@meter/readings';
+import { DeadLetters } from './dead-letters';
+import { IngestMetrics } from './ingest-metrics';
+import { routeMessage } from './route-message';
+import { isTransientDatabaseError, retryDelayMs } from './transient-error';
+
+interface Usable {
+  msg: JsMsg;
+  readings: ReadingRow[];
+  device?: DeviceUpdate;
+}
+
+/**
+ * One fetched batch: bad messages to dead letters, the rest written in one
+ * transaction, acknowledged only after commit. A transient database error
+ * naks the batch with backoff; any other error is retried message by
+ * message so one poison message cannot hold the others back.
+ */
+@Injectable()
+export class BatchProcessor {
+  private readonly logger = new Logger('ingest');
+  private readonly knownPartitions = new Set<number>();
+
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(BUS) private readonly bus: BusNames,
+    @Inject(DeadLetters) private readonly deadLetters: DeadLetters,
+    @Inject(IngestMetrics) private readonly metrics: IngestMetrics,
+  ) {}
+
+  async process(batch: readonly JsMsg[]): Promise<void> {
+    const usable: Usable[] = [];
+    const now = Date.now();
+    for (const msg of batch) {
+      const subject = this.bus.unprefixed(msg.subject);
+      const routed = routeMessage({ subject, data: msg.data, seq: msg.seq, receivedAt: Math.floor(Number(msg.info.timestampNanos) / 1e6) }, now);
+      if (routed.kind === 'dead') await this.deadLetter(msg, subject, routed.deadLetterKind, routed.reason);
+      else if (routed.kind === 'device') usable.push({ msg, readings: [], device: routed.update });
+      else usable.push({ msg, readings: routed.rows });
+    }
+    if (usable.length === 0) return;
+    try {
+      await this.write(usable);
+      for (const item of usable) item.msg.ack();
+      this.metrics.readings.inc(usable.reduce((n, u) => n + u.readings.length, 0));
+    } catch (error) {
+      if (isTransientDatabaseError(error)) {
+        this.logger.warn(`batch of ${usable.length} messages not written, will retry: ${String((error as Error).message)}`);
+        for (const item of usable) item.msg.nak(retryDelayMs(item.msg.info.deliveryCount));
+        return;
+      }
+      if (usable.length === 1) {
+        await this.deadLetter(usable[0].msg, this.bus.unprefixed(usable[0].msg.subject), usable[0].device ? 'devices' : 'readings', `rejected by the database: ${(error as Error).message}`);
+        return;
+      }
+      for (const item of usable) await this.process([item.msg]);
+    }
+  }
+
+  private async write(usable: readonly Usable[]) {
+    const readings = usable.flatMap((u) => u.readings);
+    const devices = usable.flatMap((u) => (u.device ? [u.device] : []));
+    try {
+      await ensurePartitions((sql, params) => this.dataSource.query(sql, params), readings.map((r) => r.readAt), this.knownPartitions);
+    } catch (error) {
+      // Creating a month's partition is about the database, never about the message: always retry.
+      throw Object.assign(new Error(`creating a readings partition failed: ${(error as Error).message}`), { code: '58000' });
+    }
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      await writeBatch(runner, readings, devices);
+      await runner.commitTransaction();
+    } catch (error) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      throw error;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /** Only once JetStream holds the dead letter is the original terminated; if that fails, it comes back later. */
+  private async deadLetter(msg: JsMsg, subject: string, kind: string, reason: string) {
+    try {
+      await this.deadLetters.publish({ kind, reason, originalSubject: subject, seq: msg.seq, data: msg.data });
+      msg.term(reason.slice(0, 200));
+      this.metrics.deadLetters.inc({ kind });
+    } catch (error) {
+      this.logger.warn(`dead letter for seq ${msg.seq} not published, will retry: ${String(error)}`);
+      msg.nak(retryDelayMs(msg.info.deliveryCount));
+    }
+  }
+}

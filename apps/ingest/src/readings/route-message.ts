@@ -1,0 +1,63 @@
+import { deviceMessage, parseMeterSubject, readingMessage } from '@meter/contracts';
+import type { DeviceUpdate, ReadingRow } from '@meter/readings';
+import type { z } from 'zod';
+
+/** What the ingest makes of one bus message. */
+export type RoutedMessage =
+  | { kind: 'readings'; rows: ReadingRow[] }
+  | { kind: 'device'; update: DeviceUpdate }
+  | { kind: 'dead'; deadLetterKind: string; reason: string };
+
+export interface IncomingMessage {
+  /** subject without the bus prefix */
+  subject: string;
+  data: Uint8Array;
+  seq: number;
+  /** epoch ms JetStream stored it */
+  receivedAt: number;
+}
+
+/** Readings further ahead of the ingest clock than this are refused as bad clocks. */
+export const MAX_FUTURE_MS = 24 * 3600 * 1000;
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** Routes and validates one message; never throws: what cannot be used becomes a dead letter with the reason. */
+export function routeMessage(message: IncomingMessage, nowMs: number): RoutedMessage {
+  const subject = parseMeterSubject(message.subject);
+  if (subject.kind === 'invalid') return { kind: 'dead', deadLetterKind: 'unknown', reason: subject.reason };
+  const dead = (reason: string): RoutedMessage => ({ kind: 'dead', deadLetterKind: subject.kind, reason });
+  let payload: unknown;
+  try {
+    payload = JSON.parse(decoder.decode(message.data));
+  } catch {
+    return dead('payload is not valid UTF-8 JSON');
+  }
+  if (subject.kind === 'devices') {
+    const parsed = deviceMessage.safeParse(payload);
+    if (!parsed.success) return dead(describe(parsed.error));
+    return { kind: 'device', update: { orgId: subject.orgId, deviceId: subject.deviceId, seq: message.seq, receivedAt: message.receivedAt, device: parsed.data } };
+  }
+  const parsed = readingMessage.safeParse(payload);
+  if (!parsed.success) return dead(describe(parsed.error));
+  const tooLate = parsed.data.findIndex((r) => r.read_at > nowMs + MAX_FUTURE_MS);
+  if (tooLate >= 0) return dead(`read_at of item ${tooLate} is more than 24 h in the future`);
+  return {
+    kind: 'readings',
+    rows: parsed.data.map((r) => ({
+      orgId: subject.orgId,
+      deviceId: subject.deviceId,
+      channel: r.channel,
+      readAt: r.read_at,
+      value: r.value,
+      seq: message.seq,
+    })),
+  };
+}
+
+function describe(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : 'payload'}: ${issue.message}`)
+    .join('; ');
+}

@@ -1,0 +1,252 @@
+import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
+import { Client } from 'pg';
+import { loadConfig } from '@meter/config';
+import { BusNames } from '@meter/contracts';
+import { formatKeyRing, generateKey, parseKeyRing, sodiumReady } from '@meter/crypto';
+import { connectNats } from '@meter/messaging';
+import { quoteIdentifier } from '@meter/persistence';
+import { simulatedMeter, simulatedReadings } from '@meter/readings';
+import { signRequest } from '@meter/signing';
+import { migrateAll } from '../../scripts/migrate-all';
+import { publishCredential } from './bench-credential';
+import { freePort, percentile, ready, round, startProcess, stopProcess, waitFor } from './bench-processes';
+
+/**
+ * `npm run bench:ingest`: publish-to-queryable throughput of the ingest
+ * against the raw `INSERT ... unnest` rate of the same rows, latency at a
+ * steady 5k readings/s, and gateway latency of history and bulk projection.
+ * Runs on its own database and bus prefix; prints a Markdown report.
+ */
+const H = 3600_000;
+const THROUGHPUT_METERS = Number(process.env.BENCH_METERS ?? 1000);
+const THROUGHPUT_READINGS_PER_METER = Number(process.env.BENCH_READINGS_PER_METER ?? 200);
+const PER_MESSAGE = 100;
+const LATENCY_RATE = 5000; // readings per second
+const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 20);
+const QUERY_METERS = 100;
+const QUERY_DAYS = 92;
+const QUERY_REQUESTS = Number(process.env.BENCH_QUERY_REQUESTS ?? 300);
+
+type Message = { subject: string; data: string; device: number; lastReadAt: number; readings: number };
+
+function messagesFor(bus: BusNames, org: string, meters: number, from: number, to: number): Message[] {
+  const messages: Message[] = [];
+  for (let device = 1; device <= meters; device++) {
+    const readings = simulatedReadings(simulatedMeter(device, 'Europe/Madrid', 7), from, to, H);
+    for (let i = 0; i < readings.length; i += PER_MESSAGE) {
+      const chunk = readings.slice(i, i + PER_MESSAGE);
+      messages.push({
+        subject: bus.subject(`meter.readings.${org}.${device}`),
+        data: JSON.stringify(chunk.map((r) => ({ read_at: new Date(r.readAt).toISOString(), value: r.value.toFixed(3) }))),
+        device,
+        lastReadAt: chunk[chunk.length - 1].readAt,
+        readings: chunk.length,
+      });
+    }
+  }
+  return messages;
+}
+
+async function publishAll(js: JetStreamClient, messages: readonly Message[], inFlight = 512) {
+  const pending = new Set<Promise<unknown>>();
+  for (const m of messages) {
+    const p = js.publish(m.subject, m.data);
+    pending.add(p);
+    void p.finally(() => pending.delete(p));
+    if (pending.size >= inFlight) await Promise.race(pending);
+  }
+  await Promise.all(pending);
+}
+
+async function count(db: Client, org: string): Promise<number> {
+  return Number((await db.query('SELECT count(*) AS n FROM ingest.readings WHERE org_id = $1', [org])).rows[0].n);
+}
+
+async function main() {
+  const base = loadConfig();
+  const id = Date.now().toString(36);
+  const databaseUrl = Object.assign(new URL(base.DATABASE_URL), { pathname: `/meter_bench_${id}` }).toString();
+  await migrateAll(databaseUrl);
+  const bus = new BusNames(`bench${id}`);
+  await sodiumReady();
+  const ringText = formatKeyRing([generateKey('b1')]);
+  const [ingestPort, gatewayPort] = [await freePort(), await freePort()];
+  // BENCH_INGEST_REPLICAS: ingest processes sharing the one durable consumer (default 1).
+  const replicas = Number(process.env.BENCH_INGEST_REPLICAS ?? 1);
+  const extraPorts = await Promise.all(Array.from({ length: replicas - 1 }, () => freePort()));
+  const env = {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    HTTP_HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: base.REDIS_URL,
+    NATS_URL: base.NATS_URL,
+    BUS_PREFIX: bus.prefix,
+    REDIS_KEY_PREFIX: `bench${id}:`,
+    CREDENTIAL_KEYRING: ringText,
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    INGEST_PORT: String(ingestPort),
+    GATEWAY_PORT: String(gatewayPort),
+  };
+  // BENCH_INGEST_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the ingest process.
+  const ingest = startProcess('apps/ingest/src/main.js', env, (process.env.BENCH_INGEST_NODE_ARGS ?? '').split(' ').filter(Boolean));
+  const moreIngest = extraPorts.map((port) => startProcess('apps/ingest/src/main.js', { ...env, INGEST_PORT: String(port) }));
+  const gateway = startProcess('apps/gateway/src/main.js', env);
+  const nc = await connectNats(base.NATS_URL, 'bench-ingest');
+  const js = jetstream(nc);
+  const db = new Client({ connectionString: databaseUrl });
+  const report: string[] = [];
+  const say = (line: string) => {
+    console.error(line);
+    report.push(line);
+  };
+  try {
+    await waitFor(async () => (await ready(ingestPort)) && (await ready(gatewayPort)) && (await Promise.all(extraPorts.map(ready))).every(Boolean), 60_000, 'ingest and gateway ready').catch((e: Error) => {
+      throw new Error(`${e.message}\n${ingest.log()}\n${gateway.log()}`);
+    });
+    await db.connect();
+    const now = Math.floor(Date.now() / H) * H;
+
+    // 1. Throughput: 1,000 meters, 100 readings per message, publish to queryable.
+    const tpMessages = messagesFor(bus, 'bench_tp', THROUGHPUT_METERS, now - (THROUGHPUT_READINGS_PER_METER - 1) * H, now);
+    const tpTotal = tpMessages.reduce((n, m) => n + m.readings, 0);
+    const t0 = performance.now();
+    const published = publishAll(js, tpMessages).then(() => performance.now() - t0);
+    await waitFor(async () => (await count(db, 'bench_tp')) === tpTotal, 600_000, `${tpTotal} readings queryable`, 50);
+    const tpSeconds = (performance.now() - t0) / 1000;
+    const publishSeconds = (await published) / 1000;
+    const ingestRate = tpTotal / tpSeconds;
+
+    // 2. The raw rate: the same rows, INSERT ... SELECT FROM unnest into a bare table, 20,000 rows per transaction, two connections like the ingest.
+    await db.query(`CREATE TABLE public.raw_readings (org_id text COLLATE "C", device_id bigint, channel smallint, read_at timestamptz, value float8,
+      PRIMARY KEY (org_id, device_id, channel, read_at))`);
+    const rows = tpMessages.flatMap((m) => (JSON.parse(m.data) as { read_at: string; value: string }[]).map((r) => ({ device: m.device, readAt: Date.parse(r.read_at), value: Number(r.value) })));
+    const second = new Client({ connectionString: databaseUrl });
+    await second.connect();
+    const batches: (typeof rows)[] = [];
+    for (let i = 0; i < rows.length; i += 20_000) batches.push(rows.slice(i, i + 20_000));
+    const r0 = performance.now();
+    await Promise.all(
+      [db, second].map(async (client, lane) => {
+        for (let b = lane; b < batches.length; b += 2) {
+          const batch = batches[b];
+          await client.query('BEGIN');
+          await client.query(
+            `INSERT INTO public.raw_readings SELECT o, d, c, to_timestamp(t / 1000.0), v FROM unnest($1::text[], $2::bigint[], $3::smallint[], $4::float8[], $5::float8[]) AS u(o, d, c, t, v)`,
+            [batch.map(() => 'bench_tp'), batch.map((r) => r.device), batch.map(() => 1), batch.map((r) => r.readAt), batch.map((r) => r.value)],
+          );
+          await client.query('COMMIT');
+        }
+      }),
+    );
+    const rawRate = rows.length / ((performance.now() - r0) / 1000);
+    await second.end();
+
+    // 3. Latency at a steady 5,000 readings/s (50 messages of 100 per second): publish to queryable, per message.
+    const latMessages = messagesFor(bus, 'bench_lat', (LATENCY_RATE / PER_MESSAGE) * LATENCY_SECONDS, now - (PER_MESSAGE - 1) * H, now);
+    const pendingMarkers = new Map<number, { sentAt: number; device: number; readAt: number }>();
+    const latencies: number[] = [];
+    let done = false;
+    const poller = (async () => {
+      while (!done || pendingMarkers.size > 0) {
+        if (pendingMarkers.size > 0) {
+          const list = [...pendingMarkers.entries()];
+          const found = await db.query(
+            `SELECT m.i FROM unnest($1::int[], $2::bigint[], $3::float8[]) AS m(i, d, t)
+             WHERE EXISTS (SELECT 1 FROM ingest.readings r WHERE r.org_id = 'bench_lat' AND r.device_id = m.d AND r.channel = 1 AND r.read_at = to_timestamp(m.t / 1000.0))`,
+            [list.map(([i]) => i), list.map(([, m]) => m.device), list.map(([, m]) => m.readAt)],
+          );
+          const at = performance.now();
+          for (const { i } of found.rows as { i: number }[]) {
+            latencies.push(at - pendingMarkers.get(i)!.sentAt);
+            pendingMarkers.delete(i);
+          }
+        }
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    })();
+    const l0 = performance.now();
+    for (let i = 0; i < latMessages.length; i++) {
+      const due = l0 + (i * 1000 * PER_MESSAGE) / LATENCY_RATE;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const m = latMessages[i];
+      pendingMarkers.set(i, { sentAt: performance.now(), device: m.device, readAt: m.lastReadAt });
+      void js.publish(m.subject, m.data);
+    }
+    done = true;
+    await poller;
+    latencies.sort((a, b) => a - b);
+
+    // 4. Gateway: history of one meter with 3 months of hourly readings, and a 100-meter bulk projection.
+    const qMessages = messagesFor(bus, 'bench_q', QUERY_METERS, now - QUERY_DAYS * 24 * H, now);
+    const qTotal = qMessages.reduce((n, m) => n + m.readings, 0);
+    const q0 = performance.now();
+    await publishAll(js, qMessages);
+    await waitFor(async () => (await count(db, 'bench_q')) === qTotal, 600_000, `${qTotal} query readings`, 50);
+    const qRate = qTotal / ((performance.now() - q0) / 1000);
+    const credential = await publishCredential(js, bus, parseKeyRing(ringText), 'bench_q');
+    const call = async (target: string) => {
+      const { authorization } = signRequest({ ...credential, method: 'GET', target });
+      const started = performance.now();
+      const response = await fetch(`http://127.0.0.1:${gatewayPort}${target}`, { headers: { authorization, 'x-timezone': 'Asia/Kolkata' } });
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`${target} -> ${response.status}`);
+      return performance.now() - started;
+    };
+    await waitFor(async () => (await call('/meter/v1/devices?limit=1').catch(() => -1)) >= 0, 10_000, 'credential known');
+    const previousMonth = new Date(now);
+    previousMonth.setUTCMonth(previousMonth.getUTCMonth() - 1);
+    const routes: [string, string][] = [
+      ['history 7D', '/meter/v1/history?device_id=1&period=7D'],
+      ['history CURRENT_MONTH', '/meter/v1/history?device_id=1&period=CURRENT_MONTH'],
+      ['history YYYY-MM (previous month)', `/meter/v1/history?device_id=1&period=${previousMonth.toISOString().slice(0, 7)}`],
+      ['history/3m', '/meter/v1/history/3m?device_id=1'],
+      ['projection (one meter)', '/meter/v1/projection?device_id=1'],
+      ['projection/bulk (100 meters)', `/meter/v1/projection/bulk?device_ids=${Array.from({ length: QUERY_METERS }, (_, i) => i + 1).join(',')}`],
+    ];
+    const queryRows: string[] = [];
+    for (const [name, target] of routes) {
+      for (let i = 0; i < 20; i++) await call(target); // warm-up
+      const times: number[] = [];
+      for (let i = 0; i < QUERY_REQUESTS; i++) times.push(await call(target));
+      times.sort((a, b) => a - b);
+      queryRows.push(`| ${name} | ${QUERY_REQUESTS} | ${round(percentile(times, 50), 2)} | ${round(percentile(times, 99), 2)} | ${round(times[times.length - 1], 2)} |`);
+    }
+
+    say(`Run ${new Date().toISOString()}, ${(await import('node:os')).cpus().length} CPUs, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')} at the end.`);
+    say('');
+    say('| measure | value |');
+    say('|---|---|');
+    say(`| ingest processes on the one durable consumer | ${replicas} |`);
+    say(`| readings published (${THROUGHPUT_METERS} meters, ${PER_MESSAGE} per message) | ${tpTotal} |`);
+    say(`| publish to all queryable | ${round(tpSeconds, 2)} s (publishing alone ${round(publishSeconds, 2)} s) |`);
+    say(`| ingest rate, publish to queryable | ${Math.round(ingestRate)} readings/s |`);
+    say(`| raw INSERT ... unnest of the same rows into a bare table | ${Math.round(rawRate)} rows/s |`);
+    say(`| ratio ingest / raw | ${round(ingestRate / rawRate, 2)} |`);
+    say(`| steady ${LATENCY_RATE} readings/s for ${LATENCY_SECONDS} s: publish to queryable p50 / p99 / max | ${round(percentile(latencies, 50))} / ${round(percentile(latencies, 99))} / ${round(latencies[latencies.length - 1])} ms (${latencies.length} messages) |`);
+    say(`| ${QUERY_METERS} meters x ${QUERY_DAYS} days hourly (${qTotal} readings), publish to queryable | ${Math.round(qRate)} readings/s |`);
+    say('');
+    say('| gateway route (signed, X-Timezone Asia/Kolkata; 3 months of hourly readings per meter) | requests | p50 ms | p99 ms | max ms |');
+    say('|---|---|---|---|---|');
+    for (const row of queryRows) say(row);
+    console.log(report.join('\n'));
+  } finally {
+    await stopProcess(gateway.child);
+    await stopProcess(ingest.child);
+    for (const p of moreIngest) await stopProcess(p.child);
+    await db.end().catch(() => undefined);
+    const jsm = await jetstreamManager(nc);
+    for await (const name of jsm.streams.names()) if (name.startsWith(bus.stream(''))) await jsm.streams.delete(name);
+    await nc.close();
+    const admin = new Client({ connectionString: base.DATABASE_URL.replace(/\/[^/]*$/, '/postgres') });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(`meter_bench_${id}`)} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { isValidTimeZone } from '@meter/consumption';
+
+/**
+ * Messages collectors publish (contract section 3). One schema per message:
+ * it validates the bus payload and types the ingest code.
+ *
+ * - `meter.readings.<org_id>.<device_id>`: one reading or an array of them.
+ * - `meter.devices.<org_id>.<device_id>`: register or update a device.
+ */
+export const ORG_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** Device ids are positive integers that JS numbers and Postgres bigint hold exactly. */
+export const DEVICE_ID = /^[1-9][0-9]{0,15}$/;
+/** Readings per message; a collector sends up to this many in one array. */
+export const MAX_READINGS_PER_MESSAGE = 1000;
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+const DECIMAL = /^\d{1,15}(\.\d{1,15})?$/;
+/** Larger register values lose integer precision in a double. */
+const MAX_VALUE = 1e15;
+
+export const readAtSchema = z
+  .string()
+  .regex(RFC3339, 'must be an RFC 3339 timestamp with Z or an offset')
+  .transform((text, ctx) => {
+    const ms = Date.parse(text.toUpperCase());
+    if (!Number.isFinite(ms) || !realCalendarFields(text)) {
+      ctx.addIssue({ code: 'custom', message: 'is not a real date and time' });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
+/** Date.parse rolls 02-30 over into March; the fields must exist as written. */
+function realCalendarFields(text: string): boolean {
+  // Date.parse refuses minutes, seconds and months out of range; it takes hour 24 and rolls a day past the month's end over.
+  const digits = (at: number) => (text.charCodeAt(at) - 48) * 10 + (text.charCodeAt(at + 1) - 48);
+  if (digits(8) <= 28 && digits(11) <= 23) return true;
+  const [year, month, day, hour, minute, second] = [0, 5, 8, 11, 14, 17].map((at) => Number(text.slice(at, at + (at === 0 ? 4 : 2))));
+  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return month >= 1 && month <= 12 && day >= 1 && day <= lastDay && hour <= 23 && minute <= 59 && second <= 59;
+}
+
+export const registerValueSchema = z
+  .union([z.number(), z.string().regex(DECIMAL, 'must be a non-negative decimal string')])
+  .transform((raw) => (typeof raw === 'number' ? raw : Number(raw)))
+  .refine((n) => Number.isFinite(n) && n >= 0 && n < MAX_VALUE, `must be a number >= 0 and < ${MAX_VALUE}`);
+
+export const readingMessageItem = z.object({
+  read_at: readAtSchema,
+  value: registerValueSchema,
+  channel: z.number().int().min(1).max(64).default(1),
+});
+
+/** The payload of `meter.readings.<org>.<device>`; always an array after parsing. */
+export const readingMessage = z.preprocess(
+  (payload) => (Array.isArray(payload) ? payload : [payload]),
+  z.array(readingMessageItem).min(1).max(MAX_READINGS_PER_MESSAGE),
+);
+
+export type ReadingMessageItem = z.output<typeof readingMessageItem>;
+
+export const deviceMessage = z.object({
+  name: z.string().trim().min(1).max(200),
+  channels: z.number().int().min(1).max(64).optional(),
+  activated_at: readAtSchema.optional(),
+  serie: z.string().min(1).max(40).optional(),
+  unit: z.string().min(1).max(20).optional(),
+  decimal_places: z.number().int().min(0).max(6).optional(),
+  time_zone: z.string().refine(isValidTimeZone, 'must be an IANA time zone name').optional(),
+  price_per_unit: z.number().min(0).max(1e9).optional(),
+  currency_symbol: z.string().min(1).max(8).optional(),
+});
+
+export type DeviceMessage = z.output<typeof deviceMessage>;
+
+export type MeterSubject =
+  | { kind: 'readings' | 'devices'; orgId: string; deviceId: number }
+  | { kind: 'invalid'; reason: string };
+
+/** Routes an unprefixed subject `meter.<readings|devices>.<org>.<device>`. */
+export function parseMeterSubject(subject: string): MeterSubject {
+  const parts = subject.split('.');
+  if (parts.length !== 4 || parts[0] !== 'meter' || (parts[1] !== 'readings' && parts[1] !== 'devices')) {
+    return { kind: 'invalid', reason: `subject must be meter.readings.<org_id>.<device_id> or meter.devices.<org_id>.<device_id>` };
+  }
+  if (!ORG_ID.test(parts[2])) return { kind: 'invalid', reason: 'org_id must be 1..64 characters of [A-Za-z0-9_-]' };
+  if (!DEVICE_ID.test(parts[3]) || !Number.isSafeInteger(Number(parts[3]))) {
+    return { kind: 'invalid', reason: 'device_id must be a positive integer' };
+  }
+  return { kind: parts[1], orgId: parts[2], deviceId: Number(parts[3]) };
+}
+
+/** Headers of a dead letter on `meter.deadletter.<readings|devices|unknown>`. */
+export const DEAD_LETTER_HEADERS = {
+  reason: 'Meter-Dead-Letter-Reason',
+  subject: 'Meter-Original-Subject',
+  stream: 'Meter-Original-Stream',
+  sequence: 'Meter-Original-Sequence',
+} as const;

@@ -1,0 +1,6 @@
+export * from './reading-batch';
+export * from './device-update';
+export * from './read-model-writer';
+export * from './read-model-reader';
+export * from './simulated-meter';
+export * from './rebuild';

@@ -1,0 +1,185 @@
+import type { Interval } from '@meter/consumption';
+
+/** Anything that runs SQL: a TypeORM DataSource or QueryRunner. */
+export interface Queryable {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  query(sql: string, params?: unknown[]): Promise<any>;
+}
+
+export interface DeviceRecord {
+  deviceId: number;
+  name: string;
+  channels: number;
+  /** epoch ms */
+  activatedAt: number;
+  serie: string;
+  unit: string;
+  decimalPlaces: number;
+  timeZone: string;
+  pricePerUnit: number;
+  currencySymbol: string;
+}
+
+export interface LatestReading {
+  deviceId: number;
+  channel: number;
+  readAt: number;
+  value: number;
+}
+
+const DEVICE_COLUMNS = `device_id::float8 AS device_id, name, channels, (extract(epoch from activated_at) * 1000)::float8 AS activated_at,
+  serie, unit, decimal_places, time_zone, price_per_unit, currency_symbol`;
+
+interface DeviceRow {
+  device_id: number;
+  name: string;
+  channels: number;
+  activated_at: number;
+  serie: string;
+  unit: string;
+  decimal_places: number;
+  time_zone: string;
+  price_per_unit: number;
+  currency_symbol: string;
+}
+
+const toDevice = (r: DeviceRow): DeviceRecord => ({
+  deviceId: r.device_id,
+  name: r.name,
+  channels: r.channels,
+  activatedAt: r.activated_at,
+  serie: r.serie,
+  unit: r.unit,
+  decimalPlaces: r.decimal_places,
+  timeZone: r.time_zone,
+  pricePerUnit: r.price_per_unit,
+  currencySymbol: r.currency_symbol,
+});
+
+/** The organization's devices with the given ids; ids of other organizations are simply absent. */
+export async function findDevices(db: Queryable, orgId: string, deviceIds: readonly number[]): Promise<Map<number, DeviceRecord>> {
+  const rows: DeviceRow[] = await db.query(`SELECT ${DEVICE_COLUMNS} FROM ingest.devices WHERE org_id = $1 AND device_id = ANY($2::bigint[])`, [
+    orgId,
+    deviceIds,
+  ]);
+  return new Map(rows.map((r) => [r.device_id, toDevice(r)]));
+}
+
+/** One page of the organization's devices ordered by id, after `afterId`; asks for one more to know if more exist. */
+export async function listDevices(db: Queryable, orgId: string, afterId: number, limit: number): Promise<{ devices: DeviceRecord[]; hasMore: boolean }> {
+  const rows: DeviceRow[] = await db.query(
+    `SELECT ${DEVICE_COLUMNS} FROM ingest.devices WHERE org_id = $1 AND device_id > $2 ORDER BY device_id LIMIT $3`,
+    [orgId, afterId, limit + 1],
+  );
+  return { devices: rows.slice(0, limit).map(toDevice), hasMore: rows.length > limit };
+}
+
+/**
+ * The stored intervals of every channel of a device that overlap [from, to),
+ * oldest first: those ending inside it, and the one spanning its end.
+ */
+export async function intervalsOverlapping(db: Queryable, orgId: string, deviceId: number, from: number, to: number): Promise<Map<number, Interval[]>> {
+  const rows: { channel: number; start: number; end: number; delta: number; reset: boolean }[] = await db.query(
+    `SELECT channel, (extract(epoch from prev_read_at) * 1000)::float8 AS start, (extract(epoch from read_at) * 1000)::float8 AS "end", delta, reset
+     FROM (
+       SELECT channel, prev_read_at, read_at, delta, reset FROM ingest.readings
+       WHERE org_id = $1 AND device_id = $2 AND read_at > $3 AND read_at < $4 AND prev_read_at IS NOT NULL
+       UNION ALL
+       SELECT n.channel, n.prev_read_at, n.read_at, n.delta, n.reset
+       FROM generate_series(1, (SELECT channels FROM ingest.devices WHERE org_id = $1 AND device_id = $2)) AS c(channel)
+       CROSS JOIN LATERAL (SELECT * FROM ingest.readings r WHERE r.org_id = $1 AND r.device_id = $2 AND r.channel = c.channel AND r.read_at >= $4
+                           ORDER BY r.read_at LIMIT 1) n
+       WHERE n.prev_read_at < $4
+     ) i ORDER BY channel, read_at`,
+    [orgId, deviceId, new Date(from).toISOString(), new Date(to).toISOString()],
+  );
+  const byChannel = new Map<number, Interval[]>();
+  for (const r of rows) {
+    const list = byChannel.get(r.channel) ?? [];
+    list.push({ start: r.start, end: r.end, delta: r.delta, reset: r.reset });
+    byChannel.set(r.channel, list);
+  }
+  return byChannel;
+}
+
+/**
+ * Consumption inside [from, to) per device and channel: the running total
+ * at `to` minus the one at `from`. The running total at an instant inside
+ * an interval leaves out the part of the interval's delta after it (linear
+ * spreading, as the library's `overlapShare`); before the first reading it
+ * is 0, after the last the last reading's. Two index probes per channel
+ * whatever the window's length.
+ */
+export async function consumptionInWindow(
+  db: Queryable,
+  orgId: string,
+  deviceIds: readonly number[],
+  from: number,
+  to: number,
+): Promise<Map<number, Map<number, number>>> {
+  const rows: { device_id: number; channel: number; total: number }[] = await db.query(
+    `SELECT d.device_id::float8 AS device_id, c.channel,
+       (${RUNNING_TOTAL_AT('$4')}) - (${RUNNING_TOTAL_AT('$3')}) AS total
+     FROM ingest.devices d CROSS JOIN LATERAL generate_series(1, d.channels) AS c(channel)
+     WHERE d.org_id = $1 AND d.device_id = ANY($2::bigint[])`,
+    [orgId, deviceIds, new Date(from).toISOString(), new Date(to).toISOString()],
+  );
+  const result = new Map<number, Map<number, number>>();
+  for (const r of rows) {
+    const channels = result.get(r.device_id) ?? new Map<number, number>();
+    channels.set(r.channel, r.total);
+    result.set(r.device_id, channels);
+  }
+  return result;
+}
+
+/** The channel's running total at an instant (a timestamptz parameter), for `d` and `c` of the outer query. */
+const RUNNING_TOTAL_AT = (at: string) => `
+  coalesce(
+    (SELECT CASE WHEN n.prev_read_at IS NULL OR n.read_at = ${at}::timestamptz THEN n.cum
+                 ELSE n.cum - n.delta * (extract(epoch from n.read_at - ${at}::timestamptz) * 1000)::float8
+                                      / (extract(epoch from n.read_at - n.prev_read_at) * 1000)::float8 END
+     FROM ingest.readings n WHERE n.org_id = d.org_id AND n.device_id = d.device_id AND n.channel = c.channel AND n.read_at >= ${at}::timestamptz
+     ORDER BY n.read_at LIMIT 1),
+    (SELECT l.cum FROM ingest.readings l WHERE l.org_id = d.org_id AND l.device_id = d.device_id AND l.channel = c.channel AND l.read_at < ${at}::timestamptz
+     ORDER BY l.read_at DESC LIMIT 1),
+    0)::float8`;
+
+/** Channels with any stored interval overlapping [from, to), per device: the rest have NO_DATA there. */
+export async function coveredChannels(db: Queryable, orgId: string, deviceIds: readonly number[], from: number, to: number): Promise<Map<number, Set<number>>> {
+  const rows: { device_id: number; channel: number }[] = await db.query(
+    `SELECT d.device_id::float8 AS device_id, c.channel FROM ingest.devices d
+     CROSS JOIN LATERAL generate_series(1, d.channels) AS c(channel)
+     WHERE d.org_id = $1 AND d.device_id = ANY($2::bigint[]) AND EXISTS (
+       SELECT 1 FROM ingest.readings r WHERE r.org_id = d.org_id AND r.device_id = d.device_id AND r.channel = c.channel
+         AND r.read_at > $3 AND r.prev_read_at < $4)`,
+    [orgId, deviceIds, new Date(from).toISOString(), new Date(to).toISOString()],
+  );
+  const result = new Map<number, Set<number>>();
+  for (const r of rows) result.set(r.device_id, (result.get(r.device_id) ?? new Set()).add(r.channel));
+  return result;
+}
+
+/** Whether any register reset was read inside [from, to), per device and channel. */
+export async function resetsInWindow(db: Queryable, orgId: string, deviceIds: readonly number[], from: number, to: number): Promise<Set<string>> {
+  const rows: { device_id: number; channel: number }[] = await db.query(
+    `SELECT DISTINCT device_id::float8 AS device_id, channel FROM ingest.readings
+     WHERE org_id = $1 AND device_id = ANY($2::bigint[]) AND read_at >= $3 AND read_at < $4 AND reset`,
+    [orgId, deviceIds, new Date(from).toISOString(), new Date(to).toISOString()],
+  );
+  return new Set(rows.map((r) => `${r.device_id}:${r.channel}`));
+}
+
+/** The latest reading of each channel of each device (index scans backwards, one per channel). */
+export async function latestReadings(db: Queryable, orgId: string, deviceIds: readonly number[]): Promise<LatestReading[]> {
+  const rows: { device_id: number; channel: number; read_at: number; value: number }[] = await db.query(
+    `SELECT d.device_id::float8 AS device_id, c.channel, (extract(epoch from l.read_at) * 1000)::float8 AS read_at, l.value
+     FROM ingest.devices d
+     CROSS JOIN LATERAL generate_series(1, d.channels) AS c(channel)
+     CROSS JOIN LATERAL (SELECT read_at, value FROM ingest.readings r WHERE r.org_id = d.org_id AND r.device_id = d.device_id AND r.channel = c.channel
+                         ORDER BY r.read_at DESC LIMIT 1) l
+     WHERE d.org_id = $1 AND d.device_id = ANY($2::bigint[])`,
+    [orgId, deviceIds],
+  );
+  return rows.map((r) => ({ deviceId: r.device_id, channel: r.channel, readAt: r.read_at, value: r.value }));
+}

@@ -1,0 +1,300 @@
+import type { QueryRunner } from 'typeorm';
+import type { DeviceUpdate } from './device-update';
+import { deviceLockKeys, latestPerKey, monthsOf, planIntervals, type ReadingRow, type StoredReading } from './reading-batch';
+
+export interface BatchResult {
+  /** readings inserted or corrected */
+  changed: number;
+  /** readings whose stored interval was recomputed against stored neighbours */
+  relinked: number;
+}
+
+/**
+ * Writes one batch into the read model inside the caller's transaction.
+ * Devices of the batch are locked first (ascending lock keys), so two
+ * ingest replicas never interleave on one device and never deadlock.
+ */
+export async function writeBatch(runner: QueryRunner, readings: readonly ReadingRow[], devices: readonly DeviceUpdate[]): Promise<BatchResult> {
+  await lockDevices(runner, [...readings, ...devices]);
+  for (const update of [...devices].sort((a, b) => a.seq - b.seq)) await applyDeviceUpdate(runner, update);
+  if (readings.length === 0) return { changed: 0, relinked: 0 };
+  const rows = latestPerKey(readings);
+  await registerUnknownDevices(runner, rows);
+  // Under the device locks nothing else writes these channels, so readings after
+  // the latest stored one cannot conflict: they take a plain INSERT with their
+  // intervals computed here. Only late readings need ON CONFLICT and relinking.
+  const latest = await latestStored(runner, rows);
+  const appends: ReadingRow[] = [];
+  const late: ReadingRow[] = [];
+  for (const row of rows) {
+    const stored = latest.get(channelKey(row));
+    (stored === undefined || row.readAt > stored.readAt ? appends : late).push(row);
+  }
+  await appendReadings(runner, planIntervals(appends, latest));
+  const ranges = late.length ? await upsertReadings(runner, planIntervals(late)) : [];
+  const relinked = await relinkIntervals(runner, ranges);
+  return { changed: appends.length + ranges.reduce((n, r) => n + r.count, 0), relinked };
+}
+
+const channelKey = (r: { orgId: string; deviceId: number; channel: number }) => `${r.orgId}\u0000${r.deviceId}\u0000${r.channel}`;
+
+/** The latest stored reading of each channel in the batch: one backward index probe per channel. */
+async function latestStored(runner: QueryRunner, rows: readonly ReadingRow[]): Promise<Map<string, StoredReading>> {
+  const channels = new Map<string, ReadingRow>();
+  for (const row of rows) channels.set(channelKey(row), row);
+  const list = [...channels.values()];
+  const found: { org_id: string; device_id: number; channel: number; read_at: number; value: number; cum: number }[] = await runner.query(
+    `SELECT c.o AS org_id, c.d::float8 AS device_id, c.c AS channel, (extract(epoch from l.read_at) * 1000)::float8 AS read_at, l.value, l.cum
+     FROM unnest($1::text[], $2::bigint[], $3::smallint[]) AS c(o, d, c)
+     CROSS JOIN LATERAL (SELECT read_at, value, cum FROM ingest.readings r WHERE r.org_id = c.o AND r.device_id = c.d AND r.channel = c.c
+                         ORDER BY r.read_at DESC LIMIT 1) l`,
+    [list.map((r) => r.orgId), list.map((r) => r.deviceId), list.map((r) => r.channel)],
+  );
+  return new Map(found.map((r) => [channelKey({ orgId: r.org_id, deviceId: r.device_id, channel: r.channel }), { readAt: r.read_at, value: r.value, cum: r.cum }]));
+}
+
+/**
+ * The batch as comma-joined columns: node-postgres escapes array parameters
+ * element by element, which cost more CPU than the rest of a batch; joined
+ * text is split back by `string_to_array` (org ids never contain commas, an
+ * empty element is NULL).
+ */
+function readingColumns(rows: ReturnType<typeof planIntervals>): string[] {
+  const n = rows.length;
+  const org = new Array<string>(n);
+  const device = new Array<number>(n);
+  const channel = new Array<number>(n);
+  const readAt = new Array<number>(n);
+  const value = new Array<number>(n);
+  const prev = new Array<number | string>(n);
+  const delta = new Array<number>(n);
+  const reset = new Array<string>(n);
+  const cum = new Array<number>(n);
+  const seq = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    const r = rows[i];
+    org[i] = r.orgId;
+    device[i] = r.deviceId;
+    channel[i] = r.channel;
+    readAt[i] = r.readAt;
+    value[i] = r.value;
+    prev[i] = r.prevReadAt ?? '';
+    delta[i] = r.delta;
+    reset[i] = r.reset ? 't' : 'f';
+    cum[i] = r.cum;
+    seq[i] = r.seq;
+  }
+  return [org, device, channel, readAt, value, prev, delta, reset, cum, seq].map((column) => column.join(','));
+}
+
+// Times travel as epoch ms; to_timestamp rounds to the microsecond, exact for ms.
+const UNNEST_READINGS = `SELECT o, d, c, to_timestamp(t / 1000.0), v, to_timestamp(p / 1000.0), dl, r, cu, s
+  FROM unnest(string_to_array($1, ','), string_to_array($2, ',')::bigint[], string_to_array($3, ',')::smallint[],
+              string_to_array($4, ',')::float8[], string_to_array($5, ',')::float8[], string_to_array($6, ',', '')::float8[],
+              string_to_array($7, ',')::float8[], string_to_array($8, ',')::bool[], string_to_array($9, ',')::float8[],
+              string_to_array($10, ',')::bigint[])
+  AS u(o, d, c, t, v, p, dl, r, cu, s)`;
+
+async function appendReadings(runner: QueryRunner, rows: ReturnType<typeof planIntervals>) {
+  if (rows.length === 0) return;
+  await runner.query(
+    `INSERT INTO ingest.readings (org_id, device_id, channel, read_at, value, prev_read_at, delta, reset, cum, stream_seq) ${UNNEST_READINGS}`,
+    readingColumns(rows),
+  );
+}
+
+async function lockDevices(runner: QueryRunner, items: readonly { orgId: string; deviceId: number }[]) {
+  const keys = deviceLockKeys(items);
+  // pg_advisory_xact_lock is volatile, so it runs after the sort: ascending hash order.
+  await runner.query(
+    `SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest($1::text[]) AS k ORDER BY h) AS s`,
+    [keys],
+  );
+}
+
+async function applyDeviceUpdate(runner: QueryRunner, update: DeviceUpdate) {
+  const d = update.device;
+  const activatedAt = d.activated_at !== undefined ? new Date(d.activated_at).toISOString() : null;
+  await runner.query(
+    `INSERT INTO ingest.devices AS t (org_id, device_id, name, channels, activated_at, activated_explicit, serie, unit,
+        decimal_places, time_zone, price_per_unit, currency_symbol, auto_registered, stream_seq)
+     VALUES ($1::text, $2::bigint, $3::text, coalesce($4::int, 1), coalesce($5::timestamptz, $6::timestamptz), $5::timestamptz IS NOT NULL,
+        coalesce($7::text, 'water'), coalesce($8::text, 'm³'), coalesce($9::int, 3), coalesce($10::text, 'UTC'),
+        coalesce($11::float8, 0), coalesce($12::text, '€'), false, $13::bigint)
+     ON CONFLICT (org_id, device_id) DO UPDATE SET
+        name = EXCLUDED.name,
+        channels = coalesce($4, t.channels),
+        activated_at = CASE WHEN $5::timestamptz IS NOT NULL THEN $5::timestamptz ELSE t.activated_at END,
+        activated_explicit = t.activated_explicit OR $5::timestamptz IS NOT NULL,
+        serie = coalesce($7, t.serie),
+        unit = coalesce($8, t.unit),
+        decimal_places = coalesce($9, t.decimal_places),
+        time_zone = coalesce($10, t.time_zone),
+        price_per_unit = coalesce($11, t.price_per_unit),
+        currency_symbol = coalesce($12, t.currency_symbol),
+        auto_registered = false,
+        stream_seq = EXCLUDED.stream_seq,
+        updated_at = now()
+     WHERE t.stream_seq < EXCLUDED.stream_seq`,
+    [
+      update.orgId,
+      update.deviceId,
+      d.name,
+      d.channels ?? null,
+      activatedAt,
+      new Date(update.receivedAt).toISOString(),
+      d.serie ?? null,
+      d.unit ?? null,
+      d.decimal_places ?? null,
+      d.time_zone ?? null,
+      d.price_per_unit ?? null,
+      d.currency_symbol ?? null,
+      update.seq,
+    ],
+  );
+  // A registration without activated_at dates from the first reading, when readings came first.
+  if (activatedAt === null) {
+    await runner.query(
+      `UPDATE ingest.devices t SET activated_at = f.first
+       FROM (SELECT min(read_at) AS first FROM ingest.readings WHERE org_id = $1 AND device_id = $2) f
+       WHERE t.org_id = $1 AND t.device_id = $2 AND NOT t.activated_explicit AND f.first < t.activated_at`,
+      [update.orgId, update.deviceId],
+    );
+  }
+}
+
+/** Contract 3: a reading of an unknown device registers it; its earliest reading dates it. */
+async function registerUnknownDevices(runner: QueryRunner, rows: readonly ReadingRow[]) {
+  const perDevice = new Map<string, { orgId: string; deviceId: number; first: number; channels: number }>();
+  for (const row of rows) {
+    const key = `${row.orgId}:${row.deviceId}`;
+    const seen = perDevice.get(key);
+    if (!seen) perDevice.set(key, { orgId: row.orgId, deviceId: row.deviceId, first: row.readAt, channels: row.channel });
+    else {
+      seen.first = Math.min(seen.first, row.readAt);
+      seen.channels = Math.max(seen.channels, row.channel);
+    }
+  }
+  const devices = [...perDevice.values()];
+  await runner.query(
+    `INSERT INTO ingest.devices AS t (org_id, device_id, name, channels, activated_at)
+     SELECT o, d, 'Device ' || d, c, f FROM unnest($1::text[], $2::bigint[], $3::int[], $4::timestamptz[]) AS u(o, d, c, f)
+     ON CONFLICT (org_id, device_id) DO UPDATE SET
+        channels = greatest(t.channels, EXCLUDED.channels),
+        activated_at = CASE WHEN t.activated_explicit THEN t.activated_at ELSE least(t.activated_at, EXCLUDED.activated_at) END,
+        updated_at = now()
+     WHERE EXCLUDED.channels > t.channels OR (NOT t.activated_explicit AND EXCLUDED.activated_at < t.activated_at)`,
+    [devices.map((d) => d.orgId), devices.map((d) => d.deviceId), devices.map((d) => d.channels), devices.map((d) => new Date(d.first).toISOString())],
+  );
+}
+
+interface ChangedRange {
+  orgId: string;
+  deviceId: number;
+  channel: number;
+  lo: string;
+  hi: string;
+  count: number;
+}
+
+/**
+ * Inserts new readings and applies corrections (a different value from a
+ * later stream sequence). Repeats and stale redeliveries change nothing.
+ * Returns, per channel, the span of readings that actually changed.
+ */
+async function upsertReadings(runner: QueryRunner, rows: ReturnType<typeof planIntervals>): Promise<ChangedRange[]> {
+  const result: { org_id: string; device_id: string; channel: number; lo: Date; hi: Date; n: string }[] = await runner.query(
+    `WITH changed AS (
+       INSERT INTO ingest.readings AS t (org_id, device_id, channel, read_at, value, prev_read_at, delta, reset, cum, stream_seq)
+       ${UNNEST_READINGS}
+       ON CONFLICT (org_id, device_id, channel, read_at) DO UPDATE SET value = EXCLUDED.value, stream_seq = EXCLUDED.stream_seq
+       WHERE t.stream_seq < EXCLUDED.stream_seq AND t.value <> EXCLUDED.value
+       RETURNING org_id, device_id, channel, read_at)
+     SELECT org_id, device_id, channel, min(read_at) AS lo, max(read_at) AS hi, count(*) AS n FROM changed GROUP BY 1, 2, 3`,
+    readingColumns(rows),
+  );
+  return result.map((r) => ({
+    orgId: r.org_id,
+    deviceId: Number(r.device_id),
+    channel: r.channel,
+    lo: r.lo.toISOString(),
+    hi: r.hi.toISOString(),
+    count: Number(r.n),
+  }));
+}
+
+/**
+ * Recomputes the stored interval of every reading from the changed span's
+ * predecessor to its successor: a late reading splits its neighbour's
+ * interval, a correction changes its own and the next one. Rows whose
+ * interval is already right are not rewritten.
+ */
+async function relinkIntervals(runner: QueryRunner, ranges: readonly ChangedRange[]): Promise<number> {
+  if (ranges.length === 0) return 0;
+  const result: [unknown[], number] = await runner.query(
+    `WITH ranges AS (
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::smallint[], $4::timestamptz[], $5::timestamptz[]) AS r(org_id, device_id, channel, lo, hi)
+     ), bounds AS (
+       SELECT r.org_id, r.device_id, r.channel,
+         (SELECT p.read_at FROM ingest.readings p WHERE p.org_id = r.org_id AND p.device_id = r.device_id AND p.channel = r.channel
+            AND p.read_at < r.lo ORDER BY p.read_at DESC LIMIT 1) AS pred,
+         r.lo,
+         coalesce((SELECT n.read_at FROM ingest.readings n WHERE n.org_id = r.org_id AND n.device_id = r.device_id AND n.channel = r.channel
+            AND n.read_at > r.hi ORDER BY n.read_at LIMIT 1), r.hi) AS hi
+       FROM ranges r
+     ), windowed AS (
+       SELECT x.org_id, x.device_id, x.channel, x.read_at, x.value, x.prev_read_at AS old_prev, x.delta AS old_delta, x.reset AS old_reset,
+         b.pred, lag(x.read_at) OVER w AS prev_read_at, lag(x.value) OVER w AS prev_value
+       FROM bounds b JOIN ingest.readings x ON x.org_id = b.org_id AND x.device_id = b.device_id AND x.channel = b.channel
+         AND x.read_at >= coalesce(b.pred, b.lo) AND x.read_at <= b.hi
+       WINDOW w AS (PARTITION BY x.org_id, x.device_id, x.channel ORDER BY x.read_at)
+     ), computed AS (
+       SELECT org_id, device_id, channel, read_at, prev_read_at,
+         CASE WHEN prev_read_at IS NULL OR value < prev_value THEN 0 ELSE value - prev_value END AS delta,
+         coalesce(value < prev_value, false) AS reset
+       FROM windowed
+       -- the predecessor itself keeps its own interval; it is only the left edge here
+       WHERE pred IS NULL OR read_at > pred
+     )
+     UPDATE ingest.readings t SET prev_read_at = c.prev_read_at, delta = c.delta, reset = c.reset
+     FROM computed c
+     WHERE t.org_id = c.org_id AND t.device_id = c.device_id AND t.channel = c.channel AND t.read_at = c.read_at
+       AND (t.prev_read_at IS DISTINCT FROM c.prev_read_at OR t.delta <> c.delta OR t.reset <> c.reset)`,
+    [ranges.map((r) => r.orgId), ranges.map((r) => r.deviceId), ranges.map((r) => r.channel), ranges.map((r) => r.lo), ranges.map((r) => r.hi)],
+  );
+  await recomputeCumulative(runner, ranges);
+  return Array.isArray(result) && typeof result[1] === 'number' ? result[1] : 0;
+}
+
+/**
+ * After a late reading or a correction, the running consumption of every
+ * later reading of the channel moves: recompute it from the changed span's
+ * predecessor to the channel's end (rare; appends never come here).
+ */
+async function recomputeCumulative(runner: QueryRunner, ranges: readonly ChangedRange[]) {
+  await runner.query(
+    `WITH ranges AS (
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::smallint[], $4::timestamptz[]) AS r(org_id, device_id, channel, lo)
+     ), bases AS (
+       SELECT r.*, coalesce((SELECT p.cum FROM ingest.readings p WHERE p.org_id = r.org_id AND p.device_id = r.device_id AND p.channel = r.channel
+                               AND p.read_at < r.lo ORDER BY p.read_at DESC LIMIT 1), 0) AS base
+       FROM ranges r
+     ), computed AS (
+       SELECT x.org_id, x.device_id, x.channel, x.read_at,
+         b.base + sum(x.delta) OVER (PARTITION BY x.org_id, x.device_id, x.channel ORDER BY x.read_at) AS cum
+       FROM bases b JOIN ingest.readings x ON x.org_id = b.org_id AND x.device_id = b.device_id AND x.channel = b.channel AND x.read_at >= b.lo
+     )
+     UPDATE ingest.readings t SET cum = c.cum FROM computed c
+     WHERE t.org_id = c.org_id AND t.device_id = c.device_id AND t.channel = c.channel AND t.read_at = c.read_at AND t.cum <> c.cum`,
+    [ranges.map((r) => r.orgId), ranges.map((r) => r.deviceId), ranges.map((r) => r.channel), ranges.map((r) => r.lo)],
+  );
+}
+
+/** Creates the month partitions the readings need; outside the batch transaction (it is DDL). */
+export async function ensurePartitions(query: (sql: string, params: unknown[]) => Promise<unknown>, readAts: Iterable<number>, known: Set<number>) {
+  for (const month of monthsOf(readAts)) {
+    if (known.has(month)) continue;
+    await query('SELECT ingest.ensure_readings_partition($1::timestamptz)', [new Date(month).toISOString()]);
+    known.add(month);
+  }
+}
