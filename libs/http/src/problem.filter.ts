@@ -47,6 +47,8 @@ function fromFastify(error: FastifyLikeError, requestId?: string): Problem {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return withErrors(fromStatus(400, 'the body is not valid JSON', requestId, 'validation_failed'), 'body', 'is not valid JSON');
+    case 'FST_ERR_BAD_URL':
+      return withErrors(fromStatus(400, 'the request target is not valid (bad percent-encoding)', requestId, 'validation_failed'), 'path', 'is not valid');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return fromStatus(413, 'the body exceeds the size limit', requestId, 'payload_too_large');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':

@@ -87,6 +87,14 @@ describe('createHttpApp', () => {
     expect(response.json()).toMatchObject({ code: 'insufficient_scope', title: 'Forbidden', detail: 'the credential lacks scope meter:consumption:read' });
   });
 
+  it('answers a target that does not percent-decode with 400 problem+json, not Fastify\'s own body', async () => {
+    const response = await inject({ method: 'GET', url: '/echo/%zz' });
+    expect(response.statusCode).toBe(400);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(response.json()).toMatchObject({ code: 'validation_failed', errors: [{ field: 'path' }] });
+    expect(response.json().request_id).toBe(response.headers['x-request-id']);
+  });
+
   it('answers an unknown route with 404 problem+json', async () => {
     const response = await inject({ method: 'GET', url: '/nowhere' });
     expect(response.statusCode).toBe(404);

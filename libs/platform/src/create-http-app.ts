@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController } from 'fastify';
 import type { Logger } from 'pino';
-import { installHttpHooks, Metrics, PinoNestLogger, requestIdFor } from '@meter/http';
+import { installHttpHooks, Metrics, PinoNestLogger, REQUEST_ID_HEADER, requestIdFor, sendProblem, toProblem } from '@meter/http';
 
 /** The body limit of every HTTP process; larger bodies get 413 problem+json. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -18,6 +18,11 @@ export async function createHttpApp(module: Type | DynamicModule, logger: Logger
     // Our own onResponse hook logs one line per request, without probe noise.
     logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
+    // Errors Fastify raises before routing (a target that does not decode) get problem+json too.
+    frameworkErrors: (error, request, reply) => {
+      const { problem, headers } = toProblem(error, request.id);
+      sendProblem(reply, problem, { ...headers, [REQUEST_ID_HEADER]: request.id });
+    },
   });
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
     logger: new PinoNestLogger(logger),
