@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { LogController } from 'fastify';
+import { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { installHttpHooks, Metrics, PinoNestLogger, REQUEST_ID_HEADER, requestIdFor, sendProblem, toProblem } from '@meter/http';
 
@@ -19,7 +19,7 @@ export async function createHttpApp(module: Type | DynamicModule, logger: Logger
     logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
     // Errors Fastify raises before routing (a target that does not decode) get problem+json too.
-    frameworkErrors: (error, request, reply) => {
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const { problem, headers } = toProblem(error, request.id);
       sendProblem(reply, problem, { ...headers, [REQUEST_ID_HEADER]: request.id });
     },
