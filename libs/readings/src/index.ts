@@ -4,3 +4,4 @@ export * from './read-model-writer';
 export * from './read-model-reader';
 export * from './simulated-meter';
 export * from './rebuild';
+export * from './publish-simulated-meters';

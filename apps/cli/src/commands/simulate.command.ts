@@ -4,7 +4,7 @@ import { loadConfigOrExit } from '@meter/config';
 import { isValidTimeZone } from '@meter/consumption';
 import { BusNames, MAX_READINGS_PER_MESSAGE, ORG_ID, platformStreams } from '@meter/contracts';
 import { connectNats, ensureStream } from '@meter/messaging';
-import { simulatedMeter, simulatedReadings } from '@meter/readings';
+import { publishSimulatedMeters, type SimulationPlan } from '@meter/readings';
 import { UsageError, type Command } from '../command';
 
 const USAGE =
@@ -21,56 +21,20 @@ export const simulateCommand: Command = {
     const config = loadConfigOrExit();
     const bus = new BusNames(config.BUS_PREFIX);
     const nc = await connectNats(config.NATS_URL, 'cli-simulate');
-    const js = jetstream(nc);
-    // Normally the ingest service has declared it; declaring again is harmless and lets readings wait for ingest.
-    await ensureStream(await jetstreamManager(nc), platformStreams(bus).readings);
-    const step = options.intervalMs;
-    const to = Math.floor(Date.now() / step) * step;
-    const from = to - options.days * 24 * 3600_000;
-    let readings = 0;
-    let messages = 0;
-    const inFlight = new Set<Promise<unknown>>();
-    const send = async (subject: string, payload: unknown) => {
-      const p = js.publish(bus.subject(subject), JSON.stringify(payload));
-      inFlight.add(p);
-      void p.finally(() => inFlight.delete(p));
-      messages++;
-      if (inFlight.size >= 256) await Promise.race(inFlight);
-    };
+    let summary;
     try {
-      for (let n = 0; n < options.meters; n++) {
-        const deviceId = options.firstId + n;
-        await send(`meter.devices.${options.org}.${deviceId}`, {
-          name: `Simulated meter ${deviceId}`,
-          time_zone: options.zone,
-          activated_at: new Date(from).toISOString(),
-          price_per_unit: 1.85,
-        });
-        const series = simulatedReadings(simulatedMeter(deviceId, options.zone, options.seed), from, to, step);
-        for (let i = 0; i < series.length; i += options.perMessage) {
-          const chunk = series.slice(i, i + options.perMessage).map((r) => ({ read_at: new Date(r.readAt).toISOString(), value: r.value.toFixed(3) }));
-          await send(`meter.readings.${options.org}.${deviceId}`, chunk);
-          readings += chunk.length;
-        }
-      }
-      await Promise.all(inFlight);
+      // Normally the ingest service has declared it; declaring again is harmless and lets readings wait for ingest.
+      await ensureStream(await jetstreamManager(nc), platformStreams(bus).readings);
+      summary = await publishSimulatedMeters(jetstream(nc), bus, { ...options, pricePerUnit: 1.85, now: Date.now() });
     } finally {
       await nc.drain();
     }
-    console.log(JSON.stringify({ org_id: options.org, meters: options.meters, first_device_id: options.firstId, readings, messages, from: new Date(from).toISOString(), to: new Date(to).toISOString() }));
+    const { readings, messages, from, to } = summary;
+    console.log(JSON.stringify({ org_id: options.orgId, meters: options.meters, first_device_id: options.firstId, readings, messages, from: new Date(from).toISOString(), to: new Date(to).toISOString() }));
   },
 };
 
-interface SimulateOptions {
-  org: string;
-  meters: number;
-  days: number;
-  intervalMs: number;
-  firstId: number;
-  zone: string;
-  perMessage: number;
-  seed: number;
-}
+type SimulateOptions = Omit<SimulationPlan, 'pricePerUnit' | 'now'>;
 
 function parseOptions(args: string[]): SimulateOptions {
   let values;
@@ -96,7 +60,7 @@ function parseOptions(args: string[]): SimulateOptions {
   const zone = values['time-zone'] ?? '';
   if (!isValidTimeZone(zone)) throw new UsageError('--time-zone must be an IANA time zone name');
   return {
-    org: values.org,
+    orgId: values.org,
     meters: integer(values.meters, '--meters', 1, 100_000),
     days: integer(values.days, '--days', 1, 3650),
     intervalMs: interval(values.interval ?? ''),
