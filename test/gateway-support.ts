@@ -1,11 +1,12 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
-import { authEventSubject, credentialSecretAad, platformStreams, type AuthEvent, type BusNames } from '@meter/contracts';
-import { associatedData, formatKeyRing, generateKey, parseKeyRing, seal, sodiumReady, type KeyRing } from '@meter/crypto';
+import { platformStreams, type AuthEvent, type BusNames } from '@meter/contracts';
+import { formatKeyRing, generateKey, parseKeyRing, sodiumReady, type KeyRing } from '@meter/crypto';
 import { connectNats, ensureStream } from '@meter/messaging';
 import { signRequest } from '@meter/signing';
+import { credentialCreatedEvent, publishAuthEvent, type SeedCredentialOptions, type SeededCredential } from './harness/credential-events';
 
 /** Test helpers shared by the gateway's end-to-end files: auth events on the bus and exact HTTP requests. */
 
@@ -15,14 +16,7 @@ export async function testKeyRing(): Promise<{ ring: KeyRing; env: string }> {
   return { ring: parseKeyRing(env), env };
 }
 
-export interface TestCredential {
-  id: string;
-  orgId: string;
-  accessKey: string;
-  secretKey: string;
-  type: 'secret' | 'public';
-  version: number;
-}
+export type TestCredential = SeededCredential;
 
 /** Publishes auth events the way the auth service's relay does (subject, Nats-Msg-Id = event_id). */
 export class AuthEvents {
@@ -40,38 +34,13 @@ export class AuthEvents {
   }
 
   async publish(event: AuthEvent): Promise<void> {
-    // msgID is sent as the Nats-Msg-Id header, as the auth relay does.
-    await this.js.publish(this.bus.subject(authEventSubject(event.type)), JSON.stringify(event), { msgID: event.event_id });
+    await publishAuthEvent(this.js, this.bus, event);
   }
 
-  async createCredential(
-    options: { orgId?: string; type?: 'secret' | 'public'; scopes?: string[]; cidrs?: string[]; accessKey?: string; secretKey?: string } = {},
-  ): Promise<TestCredential> {
-    const type = options.type ?? 'secret';
-    const id = `cred_${randomBytes(6).toString('hex')}`;
-    const orgId = options.orgId ?? `org_${randomBytes(4).toString('hex')}`;
-    const accessKey = options.accessKey ?? `${type === 'secret' ? 'sk_live_' : 'pk_live_'}${randomBytes(12).toString('hex')}`;
-    const secretKey = options.secretKey ?? randomBytes(24).toString('base64url');
-    const now = new Date().toISOString();
-    await this.publish({
-      event_id: randomUUID(),
-      type: 'credential.created',
-      aggregate_id: id,
-      org_id: orgId,
-      version: 1,
-      occurred_at: now,
-      payload: {
-        credential_id: id,
-        name: 'test',
-        type,
-        access_key: accessKey,
-        scopes: (options.scopes ?? ['meter:consumption:read']) as 'meter:consumption:read'[],
-        allowed_cidrs: options.cidrs ?? [],
-        sealed_secret: type === 'secret' ? seal(this.ring, secretKey, associatedData(credentialSecretAad(orgId, id))) : null,
-        created_at: now,
-      },
-    });
-    return { id, orgId, accessKey, secretKey, type, version: 1 };
+  async createCredential(options: SeedCredentialOptions = {}): Promise<TestCredential> {
+    const { event, credential } = credentialCreatedEvent(this.ring, options);
+    await this.publish(event);
+    return credential;
   }
 
   async revoke(credential: TestCredential): Promise<void> {

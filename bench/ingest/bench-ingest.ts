@@ -8,7 +8,7 @@ import { quoteIdentifier } from '@meter/persistence';
 import { simulatedMeter, simulatedReadings } from '@meter/readings';
 import { signRequest } from '@meter/signing';
 import { migrateAll } from '../../scripts/migrate-all';
-import { publishCredential } from './bench-credential';
+import { credentialCreatedEvent, publishAuthEvent } from '../../test/harness/credential-events';
 import { freePort, percentile, ready, round, startProcess, stopProcess, waitFor } from './bench-processes';
 
 /**
@@ -185,7 +185,8 @@ async function main() {
     await publishAll(js, qMessages);
     await waitFor(async () => (await count(db, 'bench_q')) === qTotal, 600_000, `${qTotal} query readings`, 50);
     const qRate = qTotal / ((performance.now() - q0) / 1000);
-    const credential = await publishCredential(js, bus, parseKeyRing(ringText), 'bench_q');
+    const { event, credential } = credentialCreatedEvent(parseKeyRing(ringText), { orgId: 'bench_q', name: 'bench' });
+    await publishAuthEvent(js, bus, event);
     const call = async (target: string) => {
       const { authorization } = signRequest({ ...credential, method: 'GET', target });
       const started = performance.now();

@@ -10,6 +10,7 @@ import { z } from 'zod';
  */
 export const CREDENTIAL_SCOPES = ['meter:consumption:read'] as const;
 export const credentialScope = z.enum(CREDENTIAL_SCOPES);
+export type CredentialScope = z.infer<typeof credentialScope>;
 export const credentialType = z.enum(['secret', 'public']);
 
 const envelope = <T extends string, P extends z.ZodType>(type: T, payload: P) =>
