@@ -10,3 +10,13 @@ export function curlCommand(input: { url: string; method: string; headers: Recor
   if (input.body !== undefined) parts.push(`--data-raw ${shellQuote(input.body)}`);
   return parts.join(' \\\n  ');
 }
+
+/** `npm run cli -- call` for a GET: it signs afresh each time, so it keeps working after the 300 s of a printed header. */
+export function cliCallCommand(input: { url: string; accessKey: string; secretKey: string }): string {
+  return [
+    'npm run cli -- call',
+    `--access-key ${shellQuote(input.accessKey)}`,
+    `--secret-key ${shellQuote(input.secretKey)}`,
+    shellQuote(input.url),
+  ].join(' \\\n  ');
+}
