@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule, type HeadersObject, type OpenAPIObject, type ResponseObject } from '@nestjs/swagger';
+import { DocumentBuilder, SwaggerModule, type HeadersObject, type OpenAPIObject, type ResponseObject, type SchemaObject } from '@nestjs/swagger';
+import { z } from 'zod';
 
 /** The two public HTTP APIs: the gateway at {base_url}, the management API (auth) at {management_url}. */
 export type PublicApi = 'gateway' | 'management';
@@ -45,7 +46,17 @@ const PROBLEM_SCHEMA = {
     title: { type: 'string' },
     status: { type: 'integer' },
     detail: { type: 'string' },
-    code: { type: 'string', examples: ['invalid_signature'] },
+    code: {
+      type: 'string',
+      description: [
+        'Stable machine-readable reason (contract section 7). Gateway: `missing_authorization`, `malformed_authorization`,',
+        '`unknown_access_key`, `invalid_signature`, `timestamp_out_of_range`, `credential_revoked` (401);',
+        '`insufficient_scope`, `source_address_not_allowed` (403); `rate_limited` (429); `validation_failed` (400); `not_found` (404).',
+        'Management API: `missing_authorization`, `malformed_authorization`, `invalid_session`, `invalid_credentials` (401); `credential_revoked`, `concurrent_modification` (409);',
+        '`validation_failed` (400); `not_found` (404); `rate_limited` (429); `vault_unavailable`, `throttle_unavailable` (503).',
+      ].join(' '),
+      examples: ['invalid_signature', 'validation_failed', 'not_found'],
+    },
     request_id: { type: 'string' },
     errors: {
       type: 'array',
@@ -59,7 +70,8 @@ const PROBLEM_SCHEMA = {
   },
 };
 
-const problem = (description: string, headers?: HeadersObject): ResponseObject => ({
+/** A problem+json answer for `@ApiResponse({ status, ...problemResponse('`code`: why') })`. */
+export const problemResponse = (description: string, headers?: HeadersObject): ResponseObject => ({
   description,
   ...(headers ? { headers } : {}),
   content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
@@ -74,19 +86,29 @@ const RATE_LIMIT_HEADERS: HeadersObject = {
 /** Answers every operation of the API may give; added to each operation that does not describe them itself. */
 const SHARED_RESPONSES: Record<PublicApi, Record<string, ResponseObject>> = {
   gateway: {
-    '400': problem('`validation_failed`: a parameter, header or body is invalid; `errors` names each field.'),
-    '401': problem(
+    '400': problemResponse('`validation_failed`: a parameter, header or body is invalid; `errors` names each field.'),
+    '401': problemResponse(
       '`missing_authorization`, `malformed_authorization`, `unknown_access_key`, `invalid_signature`, `timestamp_out_of_range` or `credential_revoked`.',
     ),
-    '403': problem('`insufficient_scope` or `source_address_not_allowed`.'),
-    '429': problem('`rate_limited`: 60 requests per minute per credential. Honour Retry-After.', RATE_LIMIT_HEADERS),
+    '403': problemResponse('`insufficient_scope` or `source_address_not_allowed`.'),
+    '429': problemResponse('`rate_limited`: 60 requests per minute per credential. Honour Retry-After.', RATE_LIMIT_HEADERS),
   },
   management: {
-    '400': problem('`validation_failed`: the body or a parameter is invalid; `errors` names each field.'),
-    '401': problem('The Bearer session token is missing, unknown or expired.'),
-    '429': problem('Too many attempts (login throttling). Honour Retry-After.', { 'Retry-After': RATE_LIMIT_HEADERS['Retry-After'] }),
+    '400': problemResponse('`validation_failed`: the body or a parameter is invalid; `errors` names each field.'),
+    '401': problemResponse('`missing_authorization`, `malformed_authorization` or `invalid_session` (the Bearer session token is unknown, expired or ended).'),
+    '429': problemResponse('Too many attempts (login throttling). Honour Retry-After.', { 'Retry-After': RATE_LIMIT_HEADERS['Retry-After'] }),
   },
 };
+
+/**
+ * The JSON Schema (2020-12, the dialect of OpenAPI 3.1) of a zod schema, so a
+ * body is documented by the schema that validates it. `io: 'input'` describes
+ * what a client sends (before defaults and transforms).
+ */
+export function openApiSchemaOf(schema: z.ZodType, io: 'input' | 'output' = 'input'): SchemaObject {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'throw' });
+  return json as SchemaObject;
+}
 
 function baseDocument(api: PublicApi): Omit<OpenAPIObject, 'paths'> {
   const builder = new DocumentBuilder().setOpenAPIVersion('3.1.0');

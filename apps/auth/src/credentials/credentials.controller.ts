@@ -4,6 +4,14 @@ import { AdminSessionGuard } from '../sessions/admin-session.guard';
 import type { CurrentAdminInfo } from '../sessions/current-admin';
 import { CurrentAdmin } from '../sessions/current-admin.decorator';
 import { createCredentialRequest, updateCredentialRequest } from './credential-schemas';
+import {
+  ApiAvailableScopes,
+  ApiCreateCredential,
+  ApiGetCredential,
+  ApiListCredentials,
+  ApiRevokeCredential,
+  ApiSetAllowedCidrs,
+} from './credentials.openapi';
 import { CredentialsService } from './credentials.service';
 
 @Controller('org-api-credentials')
@@ -12,33 +20,39 @@ export class CredentialsController {
   constructor(@Inject(CredentialsService) private readonly credentials: CredentialsService) {}
 
   @Get('available-scopes')
+  @ApiAvailableScopes()
   async availableScopes(@CurrentAdmin() admin: CurrentAdminInfo) {
     return { scopes: await this.credentials.availableScopes(admin) };
   }
 
   @Post()
   @HttpCode(201)
+  @ApiCreateCredential()
   create(@CurrentAdmin() admin: CurrentAdminInfo, @Body() body: unknown) {
     return this.credentials.create(admin, parseBody(createCredentialRequest, body));
   }
 
   @Get()
+  @ApiListCredentials()
   async list(@CurrentAdmin() admin: CurrentAdminInfo) {
     return { credentials: await this.credentials.list(admin) };
   }
 
   @Get(':id')
+  @ApiGetCredential()
   get(@CurrentAdmin() admin: CurrentAdminInfo, @Param('id') id: string) {
     return this.credentials.get(admin, id);
   }
 
   @Patch(':id')
+  @ApiSetAllowedCidrs()
   update(@CurrentAdmin() admin: CurrentAdminInfo, @Param('id') id: string, @Body() body: unknown) {
     return this.credentials.setAllowedCidrs(admin, id, parseBody(updateCredentialRequest, body).allowed_cidrs);
   }
 
   @Delete(':id')
   @HttpCode(204)
+  @ApiRevokeCredential()
   async revoke(@CurrentAdmin() admin: CurrentAdminInfo, @Param('id') id: string) {
     await this.credentials.revoke(admin, id);
   }

@@ -6,6 +6,7 @@ import { AdminSessionGuard } from './admin-session.guard';
 import type { CurrentAdminInfo } from './current-admin';
 import { CurrentAdmin } from './current-admin.decorator';
 import { loginRequest } from './login.schema';
+import { ApiLogin, ApiLogout } from './sessions.openapi';
 import { SessionsService } from './sessions.service';
 
 @Controller()
@@ -17,6 +18,7 @@ export class SessionsController {
 
   @Post('login')
   @HttpCode(200)
+  @ApiLogin()
   async login(@Body() body: unknown, @Req() request: FastifyRequest) {
     const { email, password } = parseBody(loginRequest, body);
     const session = await this.sessions.login(email, password, this.address.of(request));
@@ -25,6 +27,7 @@ export class SessionsController {
 
   @Post('logout')
   @HttpCode(204)
+  @ApiLogout()
   @UseGuards(AdminSessionGuard)
   async logout(@CurrentAdmin() admin: CurrentAdminInfo) {
     await this.sessions.logout(admin);

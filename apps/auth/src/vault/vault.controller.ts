@@ -4,6 +4,7 @@ import { notFound, validationFailed } from '@meter/http';
 import { AdminSessionGuard, CurrentAdmin, type CurrentAdminInfo } from '../sessions';
 import { VaultClient } from './vault-client';
 import { vaultProblem } from './vault-problem';
+import { ApiDeleteVaultEntry, ApiListVaultEntries, ApiUpsertVaultEntry } from './vault.openapi';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -19,6 +20,7 @@ export class VaultController {
 
   @Patch()
   @HttpCode(200)
+  @ApiUpsertVaultEntry()
   async upsert(@CurrentAdmin() admin: CurrentAdminInfo, @Body() body: unknown) {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw validationFailed([{ field: 'body', message: 'must be a JSON object' }]);
@@ -29,6 +31,7 @@ export class VaultController {
   }
 
   @Get()
+  @ApiListVaultEntries()
   async list(@CurrentAdmin() admin: CurrentAdminInfo) {
     const reply = await this.vault.request('list', { org_id: admin.orgId, actor: admin.adminId }, vaultListReply);
     if (!reply.ok) throw vaultProblem(reply.error);
@@ -37,6 +40,7 @@ export class VaultController {
 
   @Delete(':id')
   @HttpCode(204)
+  @ApiDeleteVaultEntry()
   async delete(@CurrentAdmin() admin: CurrentAdminInfo, @Param('id') id: string) {
     if (!UUID.test(id)) throw notFound('no vault entry with this id in the organization');
     const reply = await this.vault.request('delete', { org_id: admin.orgId, actor: admin.adminId, entry_id: id }, vaultDeleteReply);

@@ -2,6 +2,7 @@ import { Body, Controller, Headers, HttpCode, Inject, Post } from '@nestjs/commo
 import { requestedZone } from '../read-model/request-params';
 import { CurrentCaller, type Caller } from '../security/caller';
 import { parseDashboardRequest } from './dashboard-request';
+import { ApiDashboard } from './dashboard.openapi';
 import { DashboardService } from './dashboard.service';
 
 @Controller('meter/v1/dashboard')
@@ -10,6 +11,7 @@ export class DashboardController {
 
   @Post()
   @HttpCode(200)
+  @ApiDashboard()
   panels(@CurrentCaller() caller: Caller, @Body() body: unknown, @Headers('x-timezone') zone: string | undefined) {
     return this.dashboard.dashboard(caller.orgId, parseDashboardRequest(body), requestedZone(zone));
   }

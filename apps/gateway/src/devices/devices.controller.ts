@@ -2,11 +2,10 @@ import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { validationFailed } from '@meter/http';
 import { ReadModel } from '../read-model/read-model';
 import { CurrentCaller, type Caller } from '../security/caller';
+import { ApiDeviceList } from './devices.openapi';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './page-size';
 import { PAGE_TOKEN_KEYS } from './page-token-keys';
 import { signPageToken, verifyPageToken } from './page-token';
-
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 500;
 
 /** Contract 5: both list shapes of spec 2.2 in one object, ordered by id. */
 @Controller('meter/v1/devices')
@@ -17,6 +16,7 @@ export class DevicesController {
   ) {}
 
   @Get()
+  @ApiDeviceList()
   async list(
     @CurrentCaller() caller: Caller,
     @Query('limit') limit: unknown,

@@ -1,6 +1,7 @@
 import { Controller, Get, Headers, Inject, Query } from '@nestjs/common';
 import { parseDeviceId, requestedZone } from '../read-model/request-params';
 import { CurrentCaller, type Caller } from '../security/caller';
+import { ApiDailyHistory, ApiThreeMonthHistory } from './history.openapi';
 import { HistoryService } from './history.service';
 
 @Controller('meter/v1/history')
@@ -8,12 +9,14 @@ export class HistoryController {
   constructor(@Inject(HistoryService) private readonly history: HistoryService) {}
 
   @Get()
+  @ApiDailyHistory()
   daily(@CurrentCaller() caller: Caller, @Query('device_id') deviceId: unknown, @Query('period') period: unknown, @Headers('x-timezone') zone: string | undefined) {
     const id = parseDeviceId(deviceId, 'device_id');
     return this.history.history(caller.orgId, id, period, requestedZone(zone));
   }
 
   @Get('3m')
+  @ApiThreeMonthHistory()
   threeMonths(@CurrentCaller() caller: Caller, @Query('device_id') deviceId: unknown, @Headers('x-timezone') zone: string | undefined) {
     const id = parseDeviceId(deviceId, 'device_id');
     return this.history.threeMonths(caller.orgId, id, requestedZone(zone));

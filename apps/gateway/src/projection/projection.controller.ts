@@ -2,10 +2,10 @@ import { Controller, Get, Headers, Inject, Param, Query } from '@nestjs/common';
 import { ReadModel } from '../read-model/read-model';
 import { parseDeviceId, parseDeviceIdList, requestedZone } from '../read-model/request-params';
 import { CurrentCaller, type Caller } from '../security/caller';
+import { MAX_BULK_DEVICES } from './bulk-limit';
 import { MonthProjectionService } from './month-projection.service';
 import { projectionBody } from './projection-body';
-
-export const MAX_BULK_DEVICES = 100;
+import { ApiBulkProjection, ApiProjectionByPath, ApiProjectionByQuery } from './projection.openapi';
 
 @Controller('meter/v1/projection')
 export class ProjectionController {
@@ -15,11 +15,13 @@ export class ProjectionController {
   ) {}
 
   @Get()
+  @ApiProjectionByQuery()
   byQuery(@CurrentCaller() caller: Caller, @Query('device_id') deviceId: unknown, @Headers('x-timezone') zone: string | undefined) {
     return this.single(caller, parseDeviceId(deviceId, 'device_id'), zone);
   }
 
   @Get('bulk')
+  @ApiBulkProjection()
   async bulk(@CurrentCaller() caller: Caller, @Query('device_ids') deviceIds: unknown, @Headers('x-timezone') zoneHeader: string | undefined) {
     const ids = parseDeviceIdList(deviceIds, 'device_ids', MAX_BULK_DEVICES);
     const zone = requestedZone(zoneHeader);
@@ -36,6 +38,7 @@ export class ProjectionController {
   }
 
   @Get(':deviceId')
+  @ApiProjectionByPath()
   byPath(@CurrentCaller() caller: Caller, @Param('deviceId') deviceId: string, @Headers('x-timezone') zone: string | undefined) {
     return this.single(caller, parseDeviceId(deviceId, 'deviceId'), zone);
   }

@@ -1,0 +1,3 @@
+/** Contract 5: page size from `limit`, else `ipp`, else the default. */
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 500;
