@@ -1,0 +1,250 @@
+import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VAULT_ENTRY_TYPES } from '@meter/contracts';
+import { connectNats } from '@meter/messaging';
+import { eventually, freePort, httpStatus, isolatedInfra, PlatformProcess, type IsolatedInfra } from '@meter/testing';
+import { authDataSource, call, login, newOrg, startAuth } from './auth-support';
+import { AuthEvents, signedRequest, testKeyRing, type TestCredential } from './gateway-support';
+import { DocumentedApi } from './openapi-conformance';
+import { ringEntry, secretsFor } from './vault-fixtures';
+
+/**
+ * The documents of docs/openapi/ hold what the processes really do: every
+ * operation is called, and each answer (successes and problems) and each
+ * request body sent is checked against the committed schema.
+ */
+const NOW = '2026-11-21T10:17:00.000Z';
+const H = 3600_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+describe('docs/openapi/gateway.json describes the running gateway', () => {
+  const api = new DocumentedApi('gateway');
+  let infra: IsolatedInfra;
+  let ingest: PlatformProcess;
+  let gateway: PlatformProcess;
+  let events: AuthEvents;
+  let nc: NatsConnection;
+  let js: JetStreamClient;
+  let db: Client;
+  let port: number;
+  let caller: TestCredential;
+
+  /** Calls `target`, checks the answer against `path`'s operation and returns it. */
+  const check = async (method: 'GET' | 'POST', path: string, target: string, options: { body?: unknown; zone?: string } = {}) => {
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const response = await signedRequest(port, caller, { method, target, body, headers: options.zone ? { 'x-timezone': options.zone } : {} });
+    const contentType = response.headers['content-type'];
+    const parsed = response.text ? JSON.parse(response.text) : undefined;
+    expect(api.responseProblems(method, path, { status: response.status, contentType: String(contentType), body: parsed }), `${method} ${target} -> ${response.status} ${response.text.slice(0, 300)}`).toEqual([]);
+    return { status: response.status, body: parsed };
+  };
+
+  beforeAll(async () => {
+    infra = await isolatedInfra();
+    const keys = await testKeyRing();
+    events = await AuthEvents.connect(infra.natsUrl, infra.bus, keys.ring);
+    caller = await events.createCredential({ orgId: 'org_doc' });
+    port = await freePort();
+    const env = infra.env({ CREDENTIAL_KEYRING: keys.env, TEST_NOW: NOW, RATE_LIMIT_PER_MINUTE: '100000' });
+    const ingestPort = await freePort();
+    ingest = PlatformProcess.start('apps/ingest/src/main.js', { ...env, INGEST_PORT: String(ingestPort) });
+    gateway = PlatformProcess.start('apps/gateway/src/main.js', { ...env, GATEWAY_PORT: String(port) });
+    await eventually(
+      async () => (await httpStatus(`http://127.0.0.1:${port}/readyz`)) === 200 && (await httpStatus(`http://127.0.0.1:${ingestPort}/readyz`)) === 200,
+      30_000,
+      'gateway and ingest ready',
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}\n${gateway.log()}\n${ingest.log()}`);
+    });
+    nc = await connectNats(infra.natsUrl, 'openapi-conformance-e2e');
+    js = jetstream(nc);
+    db = new Client({ connectionString: infra.databaseUrl });
+    await db.connect();
+
+    const publish = (kind: 'readings' | 'devices', device: number, payload: unknown) =>
+      js.publish(infra.bus.subject(`meter.${kind}.org_doc.${device}`), JSON.stringify(payload));
+    // Device 7: two channels, hourly since 2026-09-25, channel 2 reset on 2026-11-20 and silent before 2026-11-10 (NO_DATA days).
+    await publish('devices', 7, { name: 'Twin meter', channels: 2, time_zone: 'Europe/Madrid', price_per_unit: 2, currency_symbol: '€' });
+    const readings = [];
+    for (let t = Date.UTC(2026, 8, 25), v = 100; t <= Date.UTC(2026, 10, 21, 10); t += H, v += 0.25) {
+      readings.push({ read_at: iso(t), value: v.toFixed(2), channel: 1 });
+      if (t >= Date.UTC(2026, 10, 10)) readings.push({ read_at: iso(t), value: t >= Date.UTC(2026, 10, 20) ? (t - Date.UTC(2026, 10, 20)) / H : 5000 + v, channel: 2 });
+    }
+    for (let i = 0; i < readings.length; i += 200) await publish('readings', 7, readings.slice(i, i + 200));
+    // Devices 8 and 9: one reading each, never registered (so paging has more than one page).
+    await publish('readings', 8, { read_at: iso(Date.UTC(2026, 10, 21, 9)), value: 1 });
+    await publish('readings', 9, { read_at: iso(Date.UTC(2026, 10, 21, 9)), value: 1 });
+    const expected = readings.length + 2;
+    await eventually(async () => Number((await db.query('SELECT count(*) AS n FROM ingest.readings')).rows[0].n) === expected, 30_000, 'all readings ingested');
+    await eventually(
+      async () => (await db.query(`SELECT name FROM ingest.devices WHERE org_id = 'org_doc' AND device_id = 7`)).rows[0]?.name === 'Twin meter',
+      10_000,
+      'device 7 registered',
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    await gateway?.stop();
+    await ingest?.stop();
+    await events?.close();
+    await nc?.close();
+    await db?.end();
+    await infra?.cleanup();
+  });
+
+  it('devices: both pages, and a forged token', async () => {
+    const first = await check('GET', '/meter/v1/devices', '/meter/v1/devices?limit=2');
+    expect(first.body.next_page_token).toEqual(expect.any(String));
+    const last = await check('GET', '/meter/v1/devices', `/meter/v1/devices?ipp=2&next_page_token=${encodeURIComponent(first.body.next_page_token)}`);
+    expect(last.body).toMatchObject({ has_more: false, next_page_token: null, next_cursor: null });
+    expect((await check('GET', '/meter/v1/devices', '/meter/v1/devices?next_page_token=forged')).status).toBe(400);
+    expect((await check('GET', '/meter/v1/devices', '/meter/v1/devices?limit=501')).status).toBe(400);
+  });
+
+  it('dashboard: found and unknown devices, with and without X-Timezone, and a bad body', async () => {
+    const body = { devices: [{ device_id: 7 }, { device_id: 8 }, { device_id: 404 }] };
+    expect(api.requestBodyProblems('POST', '/meter/v1/dashboard', body)).toEqual([]);
+    const answer = await check('POST', '/meter/v1/dashboard', '/meter/v1/dashboard', { body });
+    expect(answer.body.results.map((r: { status: string }) => r.status)).toEqual(['SUCCESS', 'SUCCESS', 'NOT_FOUND']);
+    expect(answer.body.results[0].panels).toHaveLength(8);
+    await check('POST', '/meter/v1/dashboard', '/meter/v1/dashboard', { body, zone: 'Asia/Kathmandu' });
+    const bad = { devices: [] };
+    expect(api.requestBodyProblems('POST', '/meter/v1/dashboard', bad)).not.toEqual([]);
+    expect((await check('POST', '/meter/v1/dashboard', '/meter/v1/dashboard', { body: bad })).status).toBe(400);
+  });
+
+  it('history: every kind of period, alerts, unknown device and bad input', async () => {
+    for (const period of ['7D', '15D', 'CURRENT_MONTH', '2026-10', '2026-11']) {
+      const answer = await check('GET', '/meter/v1/history', `/meter/v1/history?device_id=7&period=${period}`, { zone: 'UTC' });
+      expect(answer.status).toBe(200);
+    }
+    const month = await check('GET', '/meter/v1/history', '/meter/v1/history?device_id=7&period=CURRENT_MONTH');
+    const alerts = month.body.series[1].data_points.flatMap((p: { alerts: { code: string }[] }) => p.alerts.map((a) => a.code));
+    expect(new Set(alerts)).toEqual(new Set(['NO_DATA', 'REGISTER_RESET']));
+    expect((await check('GET', '/meter/v1/history', '/meter/v1/history?device_id=404&period=7D')).status).toBe(404);
+    expect((await check('GET', '/meter/v1/history', '/meter/v1/history?device_id=7&period=3D')).status).toBe(400);
+    expect((await check('GET', '/meter/v1/history', '/meter/v1/history?device_id=7&period=7D', { zone: 'Mars/Olympus' })).status).toBe(400);
+    const three = await check('GET', '/meter/v1/history/3m', '/meter/v1/history/3m?device_id=7', { zone: 'America/New_York' });
+    expect(three.body.series).toHaveLength(2);
+    expect((await check('GET', '/meter/v1/history/3m', '/meter/v1/history/3m?device_id=404')).status).toBe(404);
+  });
+
+  it('projection: by query, by path, bulk with an unknown id', async () => {
+    await check('GET', '/meter/v1/projection', '/meter/v1/projection?device_id=7');
+    await check('GET', '/meter/v1/projection/{deviceId}', '/meter/v1/projection/8', { zone: 'Asia/Kolkata' });
+    expect((await check('GET', '/meter/v1/projection/{deviceId}', '/meter/v1/projection/404')).status).toBe(404);
+    const bulk = await check('GET', '/meter/v1/projection/bulk', '/meter/v1/projection/bulk?device_ids=7,8,404');
+    expect(bulk.body.errors).toHaveLength(1);
+    expect((await check('GET', '/meter/v1/projection/bulk', '/meter/v1/projection/bulk?device_ids=7,x')).status).toBe(400);
+  });
+
+  it('documents the problems of authentication', async () => {
+    const response = await signedRequest(port, { accessKey: caller.accessKey, secretKey: 'wrong' }, { target: '/meter/v1/devices' });
+    expect(api.responseProblems('GET', '/meter/v1/devices', { status: response.status, contentType: String(response.headers['content-type']), body: response.json() })).toEqual([]);
+    expect(response.status).toBe(401);
+  });
+
+  it('had every operation answer a success', () => {
+    expect(api.uncheckedSuccesses()).toEqual([]);
+  });
+});
+
+describe('docs/openapi/management.json describes the running management API', () => {
+  const api = new DocumentedApi('management');
+  let infra: IsolatedInfra;
+  let db: DataSource;
+  let auth: { process: PlatformProcess; base: string };
+  let vault: PlatformProcess;
+  let token: string;
+  let org: { email: string; password: string };
+
+  const check = async (method: string, path: string, target: string, options: { body?: unknown; token?: string } = {}) => {
+    const response = await call(auth.base, method, target, { body: options.body, token: options.token === undefined ? token : options.token || undefined });
+    const seen = { status: response.status, contentType: response.headers.get('content-type'), body: response.body };
+    expect(api.responseProblems(method, path, seen), `${method} ${target} -> ${response.status} ${JSON.stringify(response.body)?.slice(0, 300)}`).toEqual([]);
+    return response;
+  };
+
+  beforeAll(async () => {
+    infra = await isolatedInfra();
+    db = await authDataSource({ DATABASE_URL: infra.databaseUrl }, 'openapi-conformance-test');
+    auth = await startAuth(infra);
+    org = await newOrg(db, { fastHash: true });
+    token = await login(auth.base, org.email, org.password);
+    const vaultPort = await freePort();
+    vault = PlatformProcess.start('apps/vault/src/main.js', infra.env({ VAULT_PORT: String(vaultPort), VAULT_ROOT_KEYRING: ringEntry('k1') }));
+    await eventually(async () => (await httpStatus(`http://127.0.0.1:${vaultPort}/readyz`)) === 200, 30_000, 'vault ready').catch((error: Error) => {
+      throw new Error(`${error.message}\n${vault.log()}`);
+    });
+  }, 90_000);
+
+  afterAll(async () => {
+    await vault?.stop();
+    await auth?.process.stop();
+    await db?.destroy();
+    await infra?.cleanup();
+  });
+
+  it('login and logout, without and with a session', async () => {
+    const body = { email: org.email, password: org.password };
+    expect(api.requestBodyProblems('POST', '/login', body)).toEqual([]);
+    const session = await check('POST', '/login', '/login', { body, token: '' });
+    expect((await check('POST', '/login', '/login', { body: { ...body, password: 'wrong password' }, token: '' })).status).toBe(401);
+    expect(api.requestBodyProblems('POST', '/login', { email: org.email })).not.toEqual([]);
+    expect((await check('POST', '/login', '/login', { body: { email: org.email }, token: '' })).status).toBe(400);
+    expect((await check('POST', '/logout', '/logout', { token: session.body.access_token })).status).toBe(204);
+    expect((await check('POST', '/logout', '/logout', { token: session.body.access_token })).status).toBe(401);
+  });
+
+  it('credentials: scopes, create (secret and public), list, read, allow-list, revoke', async () => {
+    await check('GET', '/org-api-credentials/available-scopes', '/org-api-credentials/available-scopes');
+    const ids: string[] = [];
+    for (const type of ['secret', 'public']) {
+      const body = { name: `doc ${type}`, type, scopes: ['meter:consumption:read'] };
+      expect(api.requestBodyProblems('POST', '/org-api-credentials', body)).toEqual([]);
+      const created = await check('POST', '/org-api-credentials', '/org-api-credentials', { body });
+      expect(created.status).toBe(201);
+      ids.push(created.body.id);
+    }
+    expect((await check('POST', '/org-api-credentials', '/org-api-credentials', { body: { name: 'x', type: 'secret', scopes: ['admin'] } })).status).toBe(400);
+    const cidrs = { allowed_cidrs: ['10.0.0.0/8', '2001:db8::/32'] };
+    expect(api.requestBodyProblems('PATCH', '/org-api-credentials/{id}', cidrs)).toEqual([]);
+    await check('PATCH', '/org-api-credentials/{id}', `/org-api-credentials/${ids[0]}`, { body: cidrs });
+    expect((await check('DELETE', '/org-api-credentials/{id}', `/org-api-credentials/${ids[1]}`)).status).toBe(204);
+    expect((await check('PATCH', '/org-api-credentials/{id}', `/org-api-credentials/${ids[1]}`, { body: cidrs })).status).toBe(409);
+    const listed = await check('GET', '/org-api-credentials', '/org-api-credentials');
+    expect(listed.body.credentials.map((c: { status: string }) => c.status).sort()).toEqual(['active', 'revoked']);
+    await check('GET', '/org-api-credentials/{id}', `/org-api-credentials/${ids[1]}`);
+    expect((await check('GET', '/org-api-credentials/{id}', '/org-api-credentials/cred_unknown')).status).toBe(404);
+    expect((await check('GET', '/org-api-credentials', '/org-api-credentials', { token: '' })).status).toBe(401);
+  });
+
+  it('vault: an entry of each type, the masked list, delete', async () => {
+    const secrets = secretsFor('doc');
+    let id = '';
+    for (const type of VAULT_ENTRY_TYPES) {
+      const body = { namespace: 'batch', type, data: secrets[type] };
+      expect(api.requestBodyProblems('PATCH', '/organization-vault', body)).toEqual([]);
+      const stored = await check('PATCH', '/organization-vault', '/organization-vault', { body });
+      expect(stored.status).toBe(200);
+      id = stored.body.id;
+    }
+    const wrong = { namespace: 'batch', type: 'api_token_identity', data: { token: 'x'.repeat(1025) } };
+    expect(api.requestBodyProblems('PATCH', '/organization-vault', wrong)).not.toEqual([]);
+    expect((await check('PATCH', '/organization-vault', '/organization-vault', { body: wrong })).status).toBe(400);
+    const mixed = { namespace: 'batch', type: 's3_identity', data: secrets.api_token_identity };
+    expect(api.requestBodyProblems('PATCH', '/organization-vault', mixed)).not.toEqual([]);
+    expect((await check('PATCH', '/organization-vault', '/organization-vault', { body: mixed })).status).toBe(400);
+    const listed = await check('GET', '/organization-vault', '/organization-vault');
+    expect(listed.body.entries).toHaveLength(VAULT_ENTRY_TYPES.length);
+    expect((await check('DELETE', '/organization-vault/{id}', `/organization-vault/${id}`)).status).toBe(204);
+    expect((await check('DELETE', '/organization-vault/{id}', `/organization-vault/${id}`)).status).toBe(404);
+  });
+
+  it('had every operation answer a success', () => {
+    expect(api.uncheckedSuccesses()).toEqual([]);
+  });
+});
