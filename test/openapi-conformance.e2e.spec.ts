@@ -7,7 +7,7 @@ import { VAULT_ENTRY_TYPES } from '@meter/contracts';
 import { connectNats } from '@meter/messaging';
 import { eventually, freePort, httpStatus, isolatedInfra, PlatformProcess, type IsolatedInfra } from '@meter/testing';
 import { authDataSource, call, login, newOrg, startAuth } from './auth-support';
-import { AuthEvents, signedRequest, testKeyRing, type TestCredential } from './gateway-support';
+import { AuthEvents, signedRequest, testKeyRing, type RawResponse, type TestCredential } from './gateway-support';
 import { DocumentedApi } from './openapi-conformance';
 import { ringEntry, secretsFor } from './vault-fixtures';
 
@@ -19,6 +19,10 @@ import { ringEntry, secretsFor } from './vault-fixtures';
 const NOW = '2026-11-21T10:17:00.000Z';
 const H = 3600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
+const rawHeader = (response: RawResponse, name: string) => {
+  const value = response.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value.join(', ') : value;
+};
 
 describe('docs/openapi/gateway.json describes the running gateway', () => {
   const api = new DocumentedApi('gateway');
@@ -36,9 +40,8 @@ describe('docs/openapi/gateway.json describes the running gateway', () => {
   const check = async (method: 'GET' | 'POST', path: string, target: string, options: { body?: unknown; zone?: string } = {}) => {
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     const response = await signedRequest(port, caller, { method, target, body, headers: options.zone ? { 'x-timezone': options.zone } : {} });
-    const contentType = response.headers['content-type'];
     const parsed = response.text ? JSON.parse(response.text) : undefined;
-    expect(api.responseProblems(method, path, { status: response.status, contentType: String(contentType), body: parsed }), `${method} ${target} -> ${response.status} ${response.text.slice(0, 300)}`).toEqual([]);
+    expect(api.responseProblems(method, path, { status: response.status, header: (name) => rawHeader(response, name), body: parsed }), `${method} ${target} -> ${response.status} ${response.text.slice(0, 300)}`).toEqual([]);
     return { status: response.status, body: parsed };
   };
 
@@ -143,7 +146,7 @@ describe('docs/openapi/gateway.json describes the running gateway', () => {
 
   it('documents the problems of authentication', async () => {
     const response = await signedRequest(port, { accessKey: caller.accessKey, secretKey: 'wrong' }, { target: '/meter/v1/devices' });
-    expect(api.responseProblems('GET', '/meter/v1/devices', { status: response.status, contentType: String(response.headers['content-type']), body: response.json() })).toEqual([]);
+    expect(api.responseProblems('GET', '/meter/v1/devices', { status: response.status, header: (name) => rawHeader(response, name), body: response.json() })).toEqual([]);
     expect(response.status).toBe(401);
   });
 
@@ -163,7 +166,7 @@ describe('docs/openapi/management.json describes the running management API', ()
 
   const check = async (method: string, path: string, target: string, options: { body?: unknown; token?: string } = {}) => {
     const response = await call(auth.base, method, target, { body: options.body, token: options.token === undefined ? token : options.token || undefined });
-    const seen = { status: response.status, contentType: response.headers.get('content-type'), body: response.body };
+    const seen = { status: response.status, header: (name: string) => response.headers.get(name), body: response.body };
     expect(api.responseProblems(method, path, seen), `${method} ${target} -> ${response.status} ${JSON.stringify(response.body)?.slice(0, 300)}`).toEqual([]);
     return response;
   };

@@ -5,10 +5,10 @@ import type { PublicApi } from '@meter/http';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** An answer as the test saw it: its status, Content-Type and parsed body (undefined when empty). */
+/** An answer as the test saw it: its status, a header by name, and its parsed body (undefined when empty). */
 export interface SeenResponse {
   status: number;
-  contentType: string | null | undefined;
+  header(name: string): string | null | undefined;
   body: unknown;
 }
 
@@ -56,10 +56,14 @@ export class DocumentedApi {
     const documented = this.operation(method, path).responses[String(seen.status)];
     if (!documented) return [`status ${seen.status} is not documented`];
     this.seen.add(`${method.toUpperCase()} ${path} ${seen.status}`);
+    const headers = Object.entries<Json>(documented.headers ?? {});
+    const missing = headers.filter(([name, header]) => header.required && !seen.header(name)).map(([name]) => `header ${name} is missing`);
+    if (missing.length) return missing;
+    const contentType = seen.header('content-type');
     const content = documented.content as Record<string, { schema: Json }> | undefined;
     if (!content) return seen.body === undefined ? [] : [`status ${seen.status} is documented without a body, got ${JSON.stringify(seen.body).slice(0, 200)}`];
-    const mediaType = Object.keys(content).find((type) => seen.contentType?.split(';')[0].trim() === type);
-    if (!mediaType) return [`Content-Type ${seen.contentType} is not one of ${Object.keys(content).join(', ')}`];
+    const mediaType = Object.keys(content).find((type) => contentType?.split(';')[0].trim() === type);
+    if (!mediaType) return [`Content-Type ${contentType} is not one of ${Object.keys(content).join(', ')}`];
     return this.errors(content[mediaType].schema, seen.body);
   }
 

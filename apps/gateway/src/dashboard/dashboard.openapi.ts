@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, type SchemaObject } from '@nestjs/swagger';
 import { openApiSchemaOf } from '@meter/http';
-import { ALERTS_SCHEMA, ApiTimeZoneHeader, DEVICE_ID_SCHEMA } from '../read-model/request-params.openapi';
+import { ALERTS_SCHEMA, ApiTimeZoneHeader, DEVICE_ID_SCHEMA, RATE_LIMIT_STATE } from '../read-model/request-params.openapi';
 import { dashboardRequest, MAX_DASHBOARD_DEVICES } from './dashboard-request';
 
 /** Spec 2.3 panel; contract 6 names what each type shows. */
@@ -49,5 +49,5 @@ export const ApiDashboard = () =>
     }),
     ApiTimeZoneHeader(),
     ApiBody({ required: true, description: 'The devices to show.', schema: openApiSchemaOf(dashboardRequest) }),
-    ApiOkResponse({ description: 'The panels of each device.', schema: DASHBOARD }),
+    ApiOkResponse({ headers: RATE_LIMIT_STATE, description: 'The panels of each device.', schema: DASHBOARD }),
   );

@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, type SchemaObject } from '@nestjs/swagger';
+import { RATE_LIMIT_STATE } from '../read-model/request-params.openapi';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './page-size';
 
 const PAGE_SIZE: SchemaObject = { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE };
@@ -55,5 +56,5 @@ export const ApiDeviceList = () =>
       description: 'The `next_page_token` (or `next_cursor`) of the previous page; a forged or foreign token -> 400.',
       schema: { type: 'string', minLength: 1 },
     }),
-    ApiOkResponse({ description: 'A page of devices.', schema: DEVICE_LIST }),
+    ApiOkResponse({ headers: RATE_LIMIT_STATE, description: 'A page of devices.', schema: DEVICE_LIST }),
   );

@@ -8,6 +8,7 @@ import {
   DECIMAL_STRING_SCHEMA,
   DEVICE_ID_SCHEMA,
   LOCAL_DATE_SCHEMA,
+  RATE_LIMIT_STATE,
 } from '../read-model/request-params.openapi';
 
 const SERIES_HEAD = {
@@ -135,7 +136,7 @@ export const ApiDailyHistory = () =>
       },
     }),
     ApiTimeZoneHeader(),
-    ApiOkResponse({ description: 'The daily series.', schema: HISTORY }),
+    ApiOkResponse({ headers: RATE_LIMIT_STATE, description: 'The daily series.', schema: HISTORY }),
     ApiUnknownDevice(),
   );
 
@@ -147,6 +148,6 @@ export const ApiThreeMonthHistory = () =>
     }),
     ApiDeviceIdQuery(),
     ApiTimeZoneHeader(),
-    ApiOkResponse({ description: 'The three months.', schema: THREE_MONTHS }),
+    ApiOkResponse({ headers: RATE_LIMIT_STATE, description: 'The three months.', schema: THREE_MONTHS }),
     ApiUnknownDevice(),
   );

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, type SchemaObject } from '@nestjs/swagger';
-import { ApiDeviceIdQuery, ApiTimeZoneHeader, ApiUnknownDevice, DEVICE_ID_SCHEMA, LOCAL_DATE_SCHEMA } from '../read-model/request-params.openapi';
+import { ApiDeviceIdQuery, ApiTimeZoneHeader, ApiUnknownDevice, DEVICE_ID_SCHEMA, LOCAL_DATE_SCHEMA, RATE_LIMIT_STATE } from '../read-model/request-params.openapi';
 import { MAX_BULK_DEVICES } from './bulk-limit';
 
 const DEVICE_ID_STRING: SchemaObject = { type: 'string', pattern: '^[1-9][0-9]*$', examples: ['42'] };
@@ -60,7 +60,7 @@ export const ApiProjectionByQuery = () =>
     ApiOperation(SINGLE_OPERATION),
     ApiDeviceIdQuery(),
     ApiTimeZoneHeader(),
-    ApiOkResponse({ description: 'The projection.', schema: SINGLE }),
+    ApiOkResponse({ headers: RATE_LIMIT_STATE, description: 'The projection.', schema: SINGLE }),
     ApiUnknownDevice(),
   );
 
@@ -69,7 +69,7 @@ export const ApiProjectionByPath = () =>
     ApiOperation({ ...SINGLE_OPERATION, summary: `${SINGLE_OPERATION.summary} (id in the path)` }),
     ApiParam({ name: 'deviceId', required: true, description: 'The device.', schema: DEVICE_ID_SCHEMA }),
     ApiTimeZoneHeader(),
-    ApiOkResponse({ description: 'The projection.', schema: SINGLE }),
+    ApiOkResponse({ headers: RATE_LIMIT_STATE, description: 'The projection.', schema: SINGLE }),
     ApiUnknownDevice(),
   );
 
@@ -86,5 +86,5 @@ export const ApiBulkProjection = () =>
       schema: { type: 'string', pattern: '^\\s*[1-9][0-9]*\\s*(,\\s*[1-9][0-9]*\\s*){0,99}$', examples: ['12,13,40'] },
     }),
     ApiTimeZoneHeader(),
-    ApiOkResponse({ description: 'The projections and the ids not found.', schema: BULK }),
+    ApiOkResponse({ headers: RATE_LIMIT_STATE, description: 'The projections and the ids not found.', schema: BULK }),
   );

@@ -1,4 +1,4 @@
-import { ApiHeader, ApiNotFoundResponse, ApiQuery, type SchemaObject } from '@nestjs/swagger';
+import { ApiHeader, ApiNotFoundResponse, ApiQuery, type HeadersObject, type SchemaObject } from '@nestjs/swagger';
 import { problemResponse } from '@meter/http';
 
 /** `X-Timezone` (contract 5) on every route that works in local days. */
@@ -35,3 +35,9 @@ export const LOCAL_DATE_SCHEMA: SchemaObject = { type: 'string', format: 'date',
 
 /** A decimal rendered as a string with the device's decimal places, e.g. `"12.345"`. */
 export const DECIMAL_STRING_SCHEMA: SchemaObject = { type: 'string', pattern: '^-?[0-9]+(\\.[0-9]+)?$', examples: ['12.345'] };
+
+/** Contract 7: every answer of an authenticated request tells the credential's budget (draft-ietf-httpapi-ratelimit-headers). */
+export const RATE_LIMIT_STATE: HeadersObject = {
+  'RateLimit-Policy': { required: true, description: 'The per-credential policy, e.g. `"default";q=60;w=60`.', schema: { type: 'string' } },
+  RateLimit: { required: true, description: 'What is left of it, e.g. `"default";r=59;t=60`.', schema: { type: 'string' } },
+};
