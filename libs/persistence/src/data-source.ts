@@ -7,6 +7,8 @@ export interface ServiceStore {
   entities?: MixedList<Function | string | EntitySchema>;
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   migrations?: MixedList<Function | string>;
+  /** Postgres run-time settings for every connection, as libpq `options` (e.g. `-c plan_cache_mode=force_generic_plan`). */
+  connectionOptions?: string;
 }
 
 export interface DataSourceOptions extends ServiceStore {
@@ -33,6 +35,6 @@ export function createDataSource(options: DataSourceOptions): DataSource {
     migrationsRun: false,
     logging: ['error'],
     poolSize: options.poolSize,
-    extra: { connectionTimeoutMillis: 3000, idleTimeoutMillis: 30_000 },
+    extra: { connectionTimeoutMillis: 3000, idleTimeoutMillis: 30_000, ...(options.connectionOptions ? { options: options.connectionOptions } : {}) },
   });
 }

@@ -4,3 +4,4 @@ export * from './data-source';
 export * from './run-migrations';
 export * from './persistence.module';
 export * from './create-schema.migration';
+export * from './prepared-queries';

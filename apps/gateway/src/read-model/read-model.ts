@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { notFound } from '@meter/http';
+import { PreparedQueries } from '@meter/persistence';
 import {
   consumptionInWindow,
   coveredChannels,
@@ -15,7 +16,11 @@ import {
 /** The consumption read model as the gateway reads it; every query is scoped to the caller's organization. */
 @Injectable()
 export class ReadModel {
-  constructor(@Inject(DataSource) private readonly db: DataSource) {}
+  private readonly db: PreparedQueries;
+
+  constructor(@Inject(DataSource) dataSource: DataSource) {
+    this.db = PreparedQueries.of(dataSource);
+  }
 
   /** A device of the organization, or 404: another organization's device is unknown here. */
   async device(orgId: string, deviceId: number): Promise<DeviceRecord> {
