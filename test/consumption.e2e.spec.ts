@@ -3,7 +3,7 @@ import type { NatsConnection } from '@nats-io/nats-core';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectNats } from '@meter/messaging';
-import { eventually, freePort, httpStatus, isolatedInfra, PlatformProcess, type IsolatedInfra } from '@meter/testing';
+import { eventually, isolatedInfra, PlatformProcess, startReadyApp, type IsolatedInfra } from '@meter/testing';
 import { AuthEvents, signedRequest, testKeyRing, type RawResponse, type TestCredential } from './gateway-support';
 
 /**
@@ -47,18 +47,10 @@ describe('consumption routes through NATS, ingest and the signed gateway', () =>
     events = await AuthEvents.connect(infra.natsUrl, infra.bus, keys.ring);
     orgA = await events.createCredential({ orgId: 'org_a' });
     orgB = await events.createCredential({ orgId: 'org_b' });
-    port = await freePort();
     const env = infra.env({ CREDENTIAL_KEYRING: keys.env, TEST_NOW: NOW, RATE_LIMIT_PER_MINUTE: '100000' });
-    const ingestPort = await freePort();
-    ingest = PlatformProcess.start('apps/ingest/src/main.js', { ...env, INGEST_PORT: String(ingestPort) });
-    gateway = PlatformProcess.start('apps/gateway/src/main.js', { ...env, GATEWAY_PORT: String(port) });
-    await eventually(
-      async () => (await httpStatus(`http://127.0.0.1:${port}/readyz`)) === 200 && (await httpStatus(`http://127.0.0.1:${ingestPort}/readyz`)) === 200,
-      30_000,
-      'gateway and ingest ready',
-    ).catch((error: Error) => {
-      throw new Error(`${error.message}\n${gateway.log()}\n${ingest.log()}`);
-    });
+    const [startedIngest, startedGateway] = await Promise.all([startReadyApp('ingest', env), startReadyApp('gateway', env)]);
+    ingest = startedIngest.process;
+    ({ process: gateway, port } = startedGateway);
 
     nc = await connectNats(infra.natsUrl, 'consumption-e2e');
     js = jetstream(nc);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAuthorization, verifySignature } from '@meter/signing';
-import { eventually, freePort, httpStatus, isolatedInfra, PlatformProcess, type IsolatedInfra } from '@meter/testing';
+import { freePort, isolatedInfra, PlatformProcess, startReadyApp, type IsolatedInfra } from '@meter/testing';
 import { AuthEvents, rawRequest, testKeyRing, type TestCredential } from './gateway-support';
 
 const CLI = join(__dirname, '..', 'dist', 'apps', 'cli', 'src', 'main.js');
@@ -31,9 +31,7 @@ describe('cli call and sign against the gateway', () => {
     const keys = await testKeyRing();
     events = await AuthEvents.connect(infra.natsUrl, infra.bus, keys.ring);
     credential = await events.createCredential();
-    port = await freePort();
-    gateway = PlatformProcess.start('apps/gateway/src/main.js', infra.env({ GATEWAY_PORT: String(port), CREDENTIAL_KEYRING: keys.env }));
-    await eventually(async () => (await httpStatus(`http://127.0.0.1:${port}/readyz`)) === 200, 30_000, 'gateway ready');
+    ({ process: gateway, port } = await startReadyApp('gateway', infra.env({ CREDENTIAL_KEYRING: keys.env })));
   });
 
   afterAll(async () => {

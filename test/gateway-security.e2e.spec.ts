@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizationHeader, sign } from '@meter/signing';
-import { eventually, freePort, httpStatus, isolatedInfra, PlatformProcess, type IsolatedInfra } from '@meter/testing';
+import { eventually, freePort, httpStatus, isolatedInfra, PlatformProcess, startReadyApp, type IsolatedInfra } from '@meter/testing';
 import { AuthEvents, nowSeconds, rawRequest, signedRequest, testKeyRing, type RawResponse, type TestCredential } from './gateway-support';
 
 const AUTH_FAILURE_LIMIT = 20;
@@ -310,9 +310,7 @@ describe('gateway without trusted proxies', () => {
     infra = await isolatedInfra();
     const keys = await testKeyRing();
     events = await AuthEvents.connect(infra.natsUrl, infra.bus, keys.ring);
-    port = await freePort();
-    gateway = PlatformProcess.start('apps/gateway/src/main.js', infra.env({ GATEWAY_PORT: String(port), CREDENTIAL_KEYRING: keys.env }));
-    await eventually(async () => (await httpStatus(`http://127.0.0.1:${port}/readyz`)) === 200, 30_000, 'gateway ready');
+    ({ process: gateway, port } = await startReadyApp('gateway', infra.env({ CREDENTIAL_KEYRING: keys.env })));
   });
 
   afterAll(async () => {

@@ -5,7 +5,7 @@ import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VAULT_ENTRY_TYPES } from '@meter/contracts';
 import { connectNats } from '@meter/messaging';
-import { eventually, freePort, httpStatus, isolatedInfra, PlatformProcess, type IsolatedInfra } from '@meter/testing';
+import { eventually, isolatedInfra, PlatformProcess, startReadyApp, type IsolatedInfra } from '@meter/testing';
 import { authDataSource, call, login, newOrg, startAuth } from './auth-support';
 import { AuthEvents, signedRequest, testKeyRing, type RawResponse, type TestCredential } from './gateway-support';
 import { DocumentedApi } from './openapi-conformance';
@@ -50,18 +50,10 @@ describe('docs/openapi/gateway.json describes the running gateway', () => {
     const keys = await testKeyRing();
     events = await AuthEvents.connect(infra.natsUrl, infra.bus, keys.ring);
     caller = await events.createCredential({ orgId: 'org_doc' });
-    port = await freePort();
     const env = infra.env({ CREDENTIAL_KEYRING: keys.env, TEST_NOW: NOW, RATE_LIMIT_PER_MINUTE: '100000' });
-    const ingestPort = await freePort();
-    ingest = PlatformProcess.start('apps/ingest/src/main.js', { ...env, INGEST_PORT: String(ingestPort) });
-    gateway = PlatformProcess.start('apps/gateway/src/main.js', { ...env, GATEWAY_PORT: String(port) });
-    await eventually(
-      async () => (await httpStatus(`http://127.0.0.1:${port}/readyz`)) === 200 && (await httpStatus(`http://127.0.0.1:${ingestPort}/readyz`)) === 200,
-      30_000,
-      'gateway and ingest ready',
-    ).catch((error: Error) => {
-      throw new Error(`${error.message}\n${gateway.log()}\n${ingest.log()}`);
-    });
+    const [startedIngest, startedGateway] = await Promise.all([startReadyApp('ingest', env), startReadyApp('gateway', env)]);
+    ingest = startedIngest.process;
+    ({ process: gateway, port } = startedGateway);
     nc = await connectNats(infra.natsUrl, 'openapi-conformance-e2e');
     js = jetstream(nc);
     db = new Client({ connectionString: infra.databaseUrl });
@@ -177,11 +169,7 @@ describe('docs/openapi/management.json describes the running management API', ()
     auth = await startAuth(infra);
     org = await newOrg(db, { fastHash: true });
     token = await login(auth.base, org.email, org.password);
-    const vaultPort = await freePort();
-    vault = PlatformProcess.start('apps/vault/src/main.js', infra.env({ VAULT_PORT: String(vaultPort), VAULT_ROOT_KEYRING: ringEntry('k1') }));
-    await eventually(async () => (await httpStatus(`http://127.0.0.1:${vaultPort}/readyz`)) === 200, 30_000, 'vault ready').catch((error: Error) => {
-      throw new Error(`${error.message}\n${vault.log()}`);
-    });
+    ({ process: vault } = await startReadyApp('vault', infra.env({ VAULT_ROOT_KEYRING: ringEntry('k1') })));
   }, 90_000);
 
   afterAll(async () => {

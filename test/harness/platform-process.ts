@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { freePort } from './free-port';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -66,4 +67,20 @@ export async function httpStatus(url: string): Promise<number> {
   const response = await fetch(url, { signal: AbortSignal.timeout(3000) });
   await response.arrayBuffer();
   return response.status;
+}
+
+export type PlatformApp = 'gateway' | 'auth' | 'vault' | 'ingest';
+
+/**
+ * Starts a built app on a free port (`<APP>_PORT`) and waits until its
+ * `/readyz` answers 200; a failure carries the app's log.
+ */
+export async function startReadyApp(app: PlatformApp, env: Record<string, string>, timeoutMs = 30_000): Promise<{ process: PlatformProcess; port: number }> {
+  const port = await freePort();
+  const started = PlatformProcess.start(`apps/${app}/src/main.js`, { ...env, [`${app.toUpperCase()}_PORT`]: String(port) });
+  await eventually(async () => (await httpStatus(`http://127.0.0.1:${port}/readyz`)) === 200, timeoutMs, `${app} ready`).catch((error: Error) => {
+    started.signal('SIGKILL');
+    throw new Error(`${error.message}\n${started.log()}`);
+  });
+  return { process: started, port };
 }
