@@ -2,3 +2,4 @@ export * from './connect-nats';
 export * from './ensure-stream';
 export * from './ensure-consumer';
 export * from './nats.module';
+export * from './outbox-relay';

@@ -19,7 +19,7 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
   readonly relay: OutboxRelay;
 
   constructor(
-    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(DataSource) dataSource: DataSource,
     @Inject(JETSTREAM) js: JetStreamClient,
     @Inject(BUS) bus: BusNames,
     @Inject(APP_CONFIG) config: AppConfig,
@@ -68,10 +68,7 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
     this.relay.nudge();
   }
 
-  private async oldestPendingSeconds(): Promise<number> {
-    const [row] = (await this.dataSource.query(
-      'SELECT EXTRACT(EPOCH FROM now() - min(occurred_at))::float AS age FROM auth.events WHERE published_at IS NULL',
-    )) as { age: number | null }[];
-    return Math.max(0, row?.age ?? 0);
+  private oldestPendingSeconds(): Promise<number> {
+    return this.relay.oldestPendingSeconds();
   }
 }

@@ -3,94 +3,68 @@ import type { JetStreamClient } from '@nats-io/jetstream';
 import { DataSource } from 'typeorm';
 import type { BusNames } from '@meter/contracts';
 import { ReadinessRegistry } from '@meter/http';
-import { BUS, JETSTREAM } from '@meter/messaging';
+import { BUS, JETSTREAM, OutboxRelay, type OutboxTable } from '@meter/messaging';
 
-const BATCH = 100;
-const POLL_MS = 1000;
 /** An audit event older than this still waiting for the bus makes /readyz report `vault-audit` degraded. */
 const STALE_AFTER_SECONDS = 30;
+
+interface AuditOutboxRow {
+  seq: string;
+  event_id: string;
+  subject: string;
+  payload: unknown;
+}
+
+const AUDIT_OUTBOX: OutboxTable<AuditOutboxRow> = {
+  name: 'vault-audit',
+  selectPending: 'SELECT seq, event_id, subject, payload FROM vault.audit_outbox WHERE published_at IS NULL ORDER BY seq LIMIT $1',
+  markPublished: 'UPDATE vault.audit_outbox SET published_at = now() WHERE seq = ANY($1::bigint[])',
+  oldestPendingAge: 'SELECT extract(epoch FROM now() - min(created_at))::float8 AS age FROM vault.audit_outbox WHERE published_at IS NULL',
+  lockId: 74_210_302,
+};
 
 /**
  * Publishes committed audit events from the outbox to VAULT_AUDIT, in
  * order, with `Nats-Msg-Id` = event id so a re-publish after a crash is
- * dropped by the stream. Rows are locked while publishing, so replicas
- * never publish the same batch at once; a failed publish leaves the rows
- * for the next round.
+ * dropped by the stream (the shared relay of `@meter/messaging`).
  */
 @Injectable()
 export class AuditRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('vault-audit');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private again = false;
-  private stopped = false;
+  private readonly relay: OutboxRelay<AuditOutboxRow>;
 
   constructor(
-    @Inject(DataSource) private readonly dataSource: DataSource,
-    @Inject(JETSTREAM) private readonly js: JetStreamClient,
-    @Inject(BUS) private readonly bus: BusNames,
+    @Inject(DataSource) dataSource: DataSource,
+    @Inject(JETSTREAM) js: JetStreamClient,
+    @Inject(BUS) bus: BusNames,
     @Inject(ReadinessRegistry) private readonly readiness: ReadinessRegistry,
-  ) {}
+  ) {
+    this.relay = new OutboxRelay(
+      dataSource,
+      AUDIT_OUTBOX,
+      async (row) => {
+        await js.publish(bus.subject(row.subject), JSON.stringify(row.payload), { msgID: row.event_id, timeout: 5000 });
+      },
+      { log: { warn: (fields, message) => this.logger.warn(`${message} ${JSON.stringify(fields)}`) } },
+    );
+  }
 
-  onApplicationBootstrap() {
+  async onApplicationBootstrap() {
     // The vault keeps serving while the bus is away (events wait in the table), so this degrades rather than fails.
     this.readiness.register({
       name: 'vault-audit',
-      check: async () => ((await this.oldestPendingSeconds()) > STALE_AFTER_SECONDS ? 'degraded' : undefined),
+      check: async () => ((await this.relay.oldestPendingSeconds()) > STALE_AFTER_SECONDS ? 'degraded' : undefined),
     });
-    this.timer = setInterval(() => this.nudge(), POLL_MS);
-    this.nudge();
+    await this.relay.start();
   }
 
   /** Before NATS drains, so an in-flight publish finishes or stays pending for the next start. */
   async beforeApplicationShutdown() {
-    this.stopped = true;
-    clearInterval(this.timer);
-    await this.running;
+    await this.relay.stop();
   }
 
-  /** Publish soon: after a commit, and on every poll. */
+  /** Publish soon: called after each commit that appended audit events. */
   nudge(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain()
-      .catch((error: unknown) => this.logger.warn(`audit relay will retry: ${error instanceof Error ? error.message : String(error)}`))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.nudge();
-        }
-      });
-  }
-
-  private async oldestPendingSeconds(): Promise<number> {
-    const rows: { age: number | null }[] = await this.dataSource.query(
-      `SELECT extract(epoch FROM now() - min(created_at))::float8 AS age FROM vault.audit_outbox WHERE published_at IS NULL`,
-    );
-    return rows[0]?.age ?? 0;
-  }
-
-  private async drain(): Promise<void> {
-    while (!this.stopped && (await this.publishBatch()) === BATCH);
-  }
-
-  private publishBatch(): Promise<number> {
-    return this.dataSource.transaction(async (sql) => {
-      const rows: { seq: string; event_id: string; subject: string; payload: unknown }[] = await sql.query(
-        `SELECT seq, event_id, subject, payload FROM vault.audit_outbox
-         WHERE published_at IS NULL ORDER BY seq LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
-      );
-      for (const row of rows) {
-        await this.js.publish(this.bus.subject(row.subject), JSON.stringify(row.payload), { msgID: row.event_id, timeout: 5000 });
-      }
-      if (rows.length > 0) {
-        await sql.query(`UPDATE vault.audit_outbox SET published_at = now() WHERE seq = ANY($1::bigint[])`, [rows.map((r) => r.seq)]);
-      }
-      return rows.length;
-    });
+    this.relay.nudge();
   }
 }
