@@ -1,11 +1,10 @@
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadConfigOrExit } from '@meter/config';
 import { rotateKeyRing, saveDevKeyRing } from '@meter/crypto';
 import { authDataSource } from '../../../auth/src/auth-data-source';
 import { loadCredentialRing } from '../../../auth/src/credentials/credential-keyring';
 import { resealCredentials, sealedByKey } from '../../../auth/src/credentials/reseal-credentials';
-import { UsageError, type Command } from '../command';
+import { parseFlags, type Command } from '../command';
 
 export const keysRotateCredentialsCommand: Command = {
   name: 'keys rotate-credentials',
@@ -17,12 +16,7 @@ export const keysRotateCredentialsCommand: Command = {
     'Without it (development): adds a new active key to the development key-ring file, then re-seals.\n' +
     '--check only prints how many secrets each key id seals.',
   async run(args) {
-    let check = false;
-    try {
-      check = Boolean(parseArgs({ args, options: { check: { type: 'boolean' } }, strict: true, allowPositionals: false }).values.check);
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
+    const check = Boolean(parseFlags({ args, options: { check: { type: 'boolean' } }, strict: true, allowPositionals: false }).values.check);
     const config = loadConfigOrExit();
     const log = { warn: (message: string) => process.stderr.write(`${message}\n`) };
     let ring = await loadCredentialRing(config, log);

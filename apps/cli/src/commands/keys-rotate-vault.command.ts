@@ -1,11 +1,10 @@
-import { parseArgs } from 'node:util';
 import { loadConfigOrExit } from '@meter/config';
 import { loadKeyRing, removeKey, rotateKeyRing, saveDevKeyRing, type KeyRing } from '@meter/crypto';
 import { createDataSource } from '@meter/persistence';
 import { rewrapDataKeys } from '../../../vault/src/keys/rewrap-data-keys';
 import { rootKeyRingSource } from '../../../vault/src/keys/root-key-ring';
 import { vaultStore } from '../../../vault/src/migrations';
-import { UsageError, type Command } from '../command';
+import { parseFlags, UsageError, type Command } from '../command';
 
 /**
  * Rotates the vault root key ring (docs/vault.md): re-wraps every data key
@@ -20,7 +19,7 @@ export const keysRotateVaultCommand: Command = {
   summary: 'rotate the vault root key: new active key (dev file), re-wrap every data key, report or remove unused keys',
   usage: '[--rewrap-only] [--remove-old]',
   async run(args) {
-    const flags = parseFlags(args);
+    const flags = flagsOf(args);
     const config = loadConfigOrExit();
     const fromEnv = Boolean(config.VAULT_ROOT_KEYRING);
     if (fromEnv && flags['remove-old']) {
@@ -58,15 +57,11 @@ export const keysRotateVaultCommand: Command = {
   },
 };
 
-function parseFlags(args: string[]) {
-  try {
-    return parseArgs({
-      args,
-      options: { 'rewrap-only': { type: 'boolean' }, 'remove-old': { type: 'boolean' } },
-      strict: true,
-      allowPositionals: false,
-    }).values;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+function flagsOf(args: string[]) {
+  return parseFlags({
+    args,
+    options: { 'rewrap-only': { type: 'boolean' }, 'remove-old': { type: 'boolean' } },
+    strict: true,
+    allowPositionals: false,
+  }).values;
 }

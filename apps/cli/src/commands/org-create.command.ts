@@ -1,16 +1,15 @@
-import { parseArgs } from 'node:util';
 import { loadConfigOrExit } from '@meter/config';
 import { authDataSource } from '../../../auth/src/auth-data-source';
 import { createOrganization } from '../../../auth/src/organizations/create-organization';
 import { newOrganization } from '../../../auth/src/organizations/organization-input';
-import { UsageError, type Command } from '../command';
+import { parseFlags, UsageError, type Command } from '../command';
 
 export const orgCreateCommand: Command = {
   name: 'org create',
   summary: 'create an organization and its first admin; prints {"org_id","admin_email"}',
   usage: '--name NAME --admin-email EMAIL --admin-password PASSWORD',
   async run(args) {
-    const values = parseFlags(args);
+    const values = flagsOf(args);
     const input = newOrganization.safeParse({ name: values.name, adminEmail: values['admin-email'], adminPassword: values['admin-password'] });
     if (!input.success) {
       const flags: Record<string, string> = { name: '--name', adminEmail: '--admin-email', adminPassword: '--admin-password' };
@@ -27,15 +26,11 @@ export const orgCreateCommand: Command = {
   },
 };
 
-function parseFlags(args: string[]) {
-  try {
-    return parseArgs({
-      args,
-      options: { name: { type: 'string' }, 'admin-email': { type: 'string' }, 'admin-password': { type: 'string' } },
-      strict: true,
-      allowPositionals: false,
-    }).values;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+function flagsOf(args: string[]) {
+  return parseFlags({
+    args,
+    options: { name: { type: 'string' }, 'admin-email': { type: 'string' }, 'admin-password': { type: 'string' } },
+    strict: true,
+    allowPositionals: false,
+  }).values;
 }

@@ -1,9 +1,8 @@
-import { parseArgs } from 'node:util';
 import { loadConfigOrExit } from '@meter/config';
 import { ORG_ID } from '@meter/contracts';
 import { createDataSource } from '@meter/persistence';
 import { devicesToRebuild, rebuildDevice } from '@meter/readings';
-import { UsageError, type Command } from '../command';
+import { parseFlags, UsageError, type Command } from '../command';
 import { ingestStore } from '../../../ingest/src/migrations';
 
 /**
@@ -16,12 +15,7 @@ export const rebuildCommand: Command = {
   summary: 'recompute the read model intervals and running totals from the stored readings (all organizations or --org)',
   usage: '[--org ORG_ID]',
   async run(args) {
-    let org: string | undefined;
-    try {
-      org = parseArgs({ args, options: { org: { type: 'string' } }, strict: true }).values.org;
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
+    const org = parseFlags({ args, options: { org: { type: 'string' } }, strict: true }).values.org;
     if (org !== undefined && !ORG_ID.test(org)) throw new UsageError('--org must be an organization id of 1..64 characters [A-Za-z0-9_-]');
     const config = loadConfigOrExit();
     const ds = await createDataSource({ ...ingestStore, url: config.DATABASE_URL, poolSize: 2, applicationName: 'cli-rebuild' }).initialize();

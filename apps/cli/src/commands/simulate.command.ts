@@ -1,11 +1,10 @@
-import { parseArgs } from 'node:util';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { loadConfigOrExit } from '@meter/config';
 import { isValidTimeZone } from '@meter/consumption';
 import { BusNames, MAX_READINGS_PER_MESSAGE, ORG_ID, platformStreams } from '@meter/contracts';
 import { connectNats, ensureStream } from '@meter/messaging';
 import { publishSimulatedMeters, type SimulationPlan } from '@meter/readings';
-import { UsageError, type Command } from '../command';
+import { parseFlags, UsageError, type Command } from '../command';
 
 const USAGE =
   '--org ORG_ID [--meters N (10)] [--days D (100)] [--interval 1h|15m|... (1h)] [--first-id ID (1)] ' +
@@ -37,9 +36,7 @@ export const simulateCommand: Command = {
 type SimulateOptions = Omit<SimulationPlan, 'pricePerUnit' | 'now'>;
 
 function parseOptions(args: string[]): SimulateOptions {
-  let values;
-  try {
-    values = parseArgs({
+  const values = parseFlags({
       args,
       options: {
         org: { type: 'string' },
@@ -53,9 +50,6 @@ function parseOptions(args: string[]): SimulateOptions {
       },
       strict: true,
     }).values;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
   if (!values.org || !ORG_ID.test(values.org)) throw new UsageError('--org must be an organization id of 1..64 characters [A-Za-z0-9_-]');
   const zone = values['time-zone'] ?? '';
   if (!isValidTimeZone(zone)) throw new UsageError('--time-zone must be an IANA time zone name');
