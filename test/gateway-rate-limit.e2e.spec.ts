@@ -1,15 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, freePort, httpStatus, isolatedInfra, PlatformProcess, type IsolatedInfra } from '@meter/testing';
+import { eventually, freePort, isolatedInfra, PlatformProcess, startReadyApp, type IsolatedInfra } from '@meter/testing';
 import { AuthEvents, rawRequest, signedRequest, testKeyRing, type RawResponse, type TestCredential } from './gateway-support';
 
 async function startGateway(infra: IsolatedInfra, keyRing: string, extra: Record<string, string> = {}) {
-  const port = await freePort();
-  const gateway = PlatformProcess.start('apps/gateway/src/main.js', infra.env({ GATEWAY_PORT: String(port), CREDENTIAL_KEYRING: keyRing, ...extra }));
-  await eventually(async () => (await httpStatus(`http://127.0.0.1:${port}/readyz`)) === 200, 30_000, 'gateway ready').catch((error: Error) => {
-    throw new Error(`${error.message}\n${gateway.log()}`);
-  });
+  const { process: gateway, port } = await startReadyApp('gateway', infra.env({ CREDENTIAL_KEYRING: keyRing, ...extra }));
   return { port, gateway };
 }
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { intervalsFromReadings, type Reading } from '@meter/consumption';
 import { platformStreams } from '@meter/contracts';
 import { connectNats } from '@meter/messaging';
-import { eventually, freePort, httpStatus, isolatedInfra, PlatformProcess, TcpProxy, type IsolatedInfra } from '@meter/testing';
+import { eventually, freePort, isolatedInfra, PlatformProcess, startReadyApp, TcpProxy, type IsolatedInfra } from '@meter/testing';
 
 const H = 3600_000;
 const T0 = Date.UTC(2026, 10, 1);
@@ -20,11 +20,7 @@ describe('ingest while Postgres is unreachable', () => {
   beforeAll(async () => {
     infra = await isolatedInfra();
     proxy = await TcpProxy.to(infra.databaseUrl, await freePort());
-    const port = await freePort();
-    ingest = PlatformProcess.start('apps/ingest/src/main.js', infra.env({ INGEST_PORT: String(port), DATABASE_URL: proxy.via(infra.databaseUrl) }));
-    await eventually(async () => (await httpStatus(`http://127.0.0.1:${port}/readyz`)) === 200, 30_000, 'ingest ready').catch((error: Error) => {
-      throw new Error(`${error.message}\n${ingest.log()}`);
-    });
+    ({ process: ingest } = await startReadyApp('ingest', infra.env({ DATABASE_URL: proxy.via(infra.databaseUrl) })));
     nc = await connectNats(infra.natsUrl, 'outage-test');
     db = new Client({ connectionString: infra.databaseUrl });
     await db.connect();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, freePort, httpStatus, isolatedInfra, PlatformProcess, TcpProxy, type IsolatedInfra } from '@meter/testing';
+import { eventually, freePort, httpStatus, isolatedInfra, PlatformProcess, startReadyApp, TcpProxy, type IsolatedInfra } from '@meter/testing';
 
 const SERVICES = ['gateway', 'auth', 'vault', 'ingest'] as const;
 
@@ -82,9 +82,7 @@ describe('readiness follows the dependencies', () => {
   beforeAll(async () => {
     infra = await isolatedInfra();
     redis = await TcpProxy.to(infra.redisUrl, await freePort());
-    port = await freePort();
-    gateway = PlatformProcess.start('apps/gateway/src/main.js', infra.env({ GATEWAY_PORT: String(port), REDIS_URL: redis.via(infra.redisUrl) }));
-    await eventually(async () => (await httpStatus(`http://127.0.0.1:${port}/readyz`)) === 200, 30_000, 'gateway ready');
+    ({ process: gateway, port } = await startReadyApp('gateway', infra.env({ REDIS_URL: redis.via(infra.redisUrl) })));
   });
 
   afterAll(async () => {

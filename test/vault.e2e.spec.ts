@@ -6,7 +6,7 @@ import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VAULT_ENTRY_FIELDS, VAULT_ENTRY_TYPES, platformStreams, vaultAuditEvent } from '@meter/contracts';
 import { connectNats } from '@meter/messaging';
-import { eventually, freePort, httpStatus, isolatedInfra, PlatformProcess, type IsolatedInfra } from '@meter/testing';
+import { eventually, httpStatus, isolatedInfra, PlatformProcess, startReadyApp, type IsolatedInfra } from '@meter/testing';
 import { ringEntry, secretNeedles, secretsFor, vaultRequest } from './vault-fixtures';
 
 const run = promisify(execFile);
@@ -24,11 +24,7 @@ describe('the vault service over NATS request/reply', () => {
 
   beforeAll(async () => {
     infra = await isolatedInfra();
-    port = await freePort();
-    vault = PlatformProcess.start('apps/vault/src/main.js', infra.env({ VAULT_PORT: String(port), VAULT_ROOT_KEYRING: ringEntry('k1'), LOG_LEVEL: 'debug' }));
-    await eventually(async () => (await httpStatus(`http://127.0.0.1:${port}/readyz`)) === 200, 30_000, 'vault ready').catch((error: Error) => {
-      throw new Error(`${error.message}\n${vault.log()}`);
-    });
+    ({ process: vault, port } = await startReadyApp('vault', infra.env({ VAULT_ROOT_KEYRING: ringEntry('k1'), LOG_LEVEL: 'debug' })));
     nc = await connectNats(infra.natsUrl, 'vault-test');
     // The subscriptions start right after the HTTP port opens; wait until they answer.
     await eventually(async () => (await call('list', { org_id: 'warmup', actor: 't' })).ok, 10_000, 'vault answering');
