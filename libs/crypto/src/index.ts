@@ -17,11 +17,14 @@ export {
 } from './key-ring';
 export {
   loadKeyRing,
+  keyRingSource,
   saveDevKeyRing,
   devKeyRingPath,
   type LoadKeyRingOptions,
   type DevKeyRingLocation,
   type KeyRingLogger,
+  type KeyRingName,
+  type KeyRingSettings,
 } from './load-key-ring';
 export { associatedData } from './associated-data';
 export {

@@ -18,6 +18,17 @@ export interface LoadKeyRingOptions {
   readonly log: KeyRingLogger;
 }
 
+/** The key rings of the platform, named by their environment variables. */
+export type KeyRingName = 'CREDENTIAL_KEYRING' | 'VAULT_ROOT_KEYRING';
+
+/** The process settings a key ring is loaded from (a subset of the platform's configuration). */
+export type KeyRingSettings = { NODE_ENV: string; DATA_DIR: string } & Partial<Record<KeyRingName, string>>;
+
+/** loadKeyRing's options for a platform ring: the variable's value, production rules, dev file under DATA_DIR/keys. */
+export function keyRingSource(name: KeyRingName, settings: KeyRingSettings, log: KeyRingLogger): LoadKeyRingOptions {
+  return { name, envValue: settings[name], production: settings.NODE_ENV === 'production', dataDir: join(settings.DATA_DIR, 'keys'), log };
+}
+
 export interface DevKeyRingLocation {
   readonly name: string;
   readonly dataDir?: string;

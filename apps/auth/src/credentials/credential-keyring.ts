@@ -1,19 +1,12 @@
-import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@meter/config';
-import { loadKeyRing, type KeyRing } from '@meter/crypto';
+import { keyRingSource, loadKeyRing, type KeyRing } from '@meter/crypto';
 
 export const CREDENTIAL_RING = Symbol('CREDENTIAL_RING');
 
 /** The CREDENTIAL_KEYRING ring (or the development file) every secret is sealed under. */
 export function loadCredentialRing(config: AppConfig, log: { warn(message: string): void } = new Logger('keys')): Promise<KeyRing> {
-  return loadKeyRing({
-    name: 'CREDENTIAL_KEYRING',
-    envValue: config.CREDENTIAL_KEYRING,
-    production: config.NODE_ENV === 'production',
-    dataDir: join(config.DATA_DIR, 'keys'),
-    log,
-  });
+  return loadKeyRing(keyRingSource('CREDENTIAL_KEYRING', config, log));
 }
 
 export const credentialRingProvider = {

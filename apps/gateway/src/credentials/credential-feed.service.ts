@@ -1,12 +1,11 @@
-import { join } from 'node:path';
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { DeliverPolicy, type ConsumerMessages, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
-import { APP_CONFIG, type AppConfig } from '@meter/config';
 import { BusNames, credentialEvent, credentialSecretAad, platformStreams } from '@meter/contracts';
-import { associatedData, loadKeyRing, openText, type KeyRing } from '@meter/crypto';
+import { associatedData, openText, type KeyRing } from '@meter/crypto';
 import { ReadinessRegistry } from '@meter/http';
 import { BUS, JETSTREAM, JETSTREAM_MANAGER, ensureStream } from '@meter/messaging';
 import type { CredentialRecord } from './credential-record';
+import { CREDENTIAL_RING } from './credential-ring';
 import { CredentialView } from './credential-view';
 
 const CREDENTIAL_EVENT_TYPES = new Set(['credential.created', 'credential.revoked', 'credential.cidrs_changed', 'credential.secret_resealed']);
@@ -29,7 +28,7 @@ export class CredentialFeed implements OnModuleInit, OnApplicationShutdown {
   private stopped = false;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CREDENTIAL_RING) private readonly ring: KeyRing,
     @Inject(BUS) private readonly bus: BusNames,
     @Inject(JETSTREAM) private readonly js: JetStreamClient,
     @Inject(JETSTREAM_MANAGER) private readonly jsm: JetStreamManager,
@@ -45,14 +44,7 @@ export class CredentialFeed implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onModuleInit() {
-    const ring = await loadKeyRing({
-      name: 'CREDENTIAL_KEYRING',
-      envValue: this.config.CREDENTIAL_KEYRING,
-      production: this.config.NODE_ENV === 'production',
-      dataDir: join(this.config.DATA_DIR, 'keys'),
-      log: { warn: (message) => this.logger.warn(message) },
-    });
-    this.view = new CredentialView(openerFor(ring));
+    this.view = new CredentialView(openerFor(this.ring));
     const spec = platformStreams(this.bus).authEvents;
     const stream = spec.name;
     // Idempotent; the stream must exist before it can be read, whichever module initialises first.

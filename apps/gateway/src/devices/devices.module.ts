@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '@meter/config';
+import { CREDENTIAL_RING } from '../credentials/credential-ring';
 import { DevicesController } from './devices.controller';
 import { PAGE_TOKEN_KEYS, pageTokenKeys } from './page-token-keys';
 
 @Module({
   controllers: [DevicesController],
-  providers: [{ provide: PAGE_TOKEN_KEYS, inject: [APP_CONFIG], useFactory: (config: AppConfig) => pageTokenKeys(config) }],
+  providers: [{ provide: PAGE_TOKEN_KEYS, inject: [CREDENTIAL_RING], useFactory: pageTokenKeys }],
 })
 export class DevicesModule {}

@@ -1,8 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { Logger } from '@nestjs/common';
-import { join } from 'node:path';
-import type { AppConfig } from '@meter/config';
-import { loadKeyRing } from '@meter/crypto';
+import type { KeyRing } from '@meter/crypto';
 
 export const PAGE_TOKEN_KEYS = Symbol('PAGE_TOKEN_KEYS');
 
@@ -11,14 +8,6 @@ export const PAGE_TOKEN_KEYS = Symbol('PAGE_TOKEN_KEYS');
  * ring key, the active first), so every gateway replica accepts every
  * other's tokens and no extra secret has to be configured.
  */
-export async function pageTokenKeys(config: AppConfig): Promise<Uint8Array[]> {
-  const logger = new Logger('page-tokens');
-  const ring = await loadKeyRing({
-    name: 'CREDENTIAL_KEYRING',
-    envValue: config.CREDENTIAL_KEYRING,
-    production: config.NODE_ENV === 'production',
-    dataDir: join(config.DATA_DIR, 'keys'),
-    log: { warn: (message) => logger.warn(message) },
-  });
+export function pageTokenKeys(ring: KeyRing): Uint8Array[] {
   return ring.map((k) => new Uint8Array(createHmac('sha256', k.key).update('meter/devices-page-token').digest()));
 }

@@ -1,19 +1,12 @@
-import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import type { AppConfig } from '@meter/config';
-import { loadKeyRing, type KeyRing } from '@meter/crypto';
+import { keyRingSource, loadKeyRing, type KeyRing } from '@meter/crypto';
 
 export const ROOT_KEY_RING_NAME = 'VAULT_ROOT_KEYRING';
 
 /** Where the root ring comes from: the environment, or outside production the development file. */
 export function rootKeyRingSource(config: AppConfig, log: { warn(message: string): void }) {
-  return {
-    name: ROOT_KEY_RING_NAME,
-    envValue: config.VAULT_ROOT_KEYRING,
-    production: config.NODE_ENV === 'production',
-    dataDir: join(config.DATA_DIR, 'keys'),
-    log,
-  };
+  return keyRingSource(ROOT_KEY_RING_NAME, config, log);
 }
 
 /**
