@@ -11,7 +11,6 @@ import { HistoryModule } from './history/history.module';
 import { ProjectionModule } from './projection/projection.module';
 import { ReadModelModule } from './read-model/read-model.module';
 import { SecurityModule } from './security/security.module';
-import { CredentialRingModule } from './credentials/credential-ring';
 
 /** The signed consumption API: reads the ingest read model, limits in Redis, credentials from auth events. */
 @Module({})
@@ -28,7 +27,6 @@ export class GatewayModule {
         // One rate-limit script per request: auto-pipelining batches concurrent ones into one write.
         RedisModule.forService('gateway', { autoPipelining: true }),
         NatsModule.forService('gateway', (bus) => ({ streams: [platformStreams(bus).authEvents], consumers: [] })),
-        CredentialRingModule,
         SecurityModule,
         ReadModelModule,
         DevicesModule,

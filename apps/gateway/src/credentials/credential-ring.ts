@@ -1,11 +1,10 @@
-import { Global, Logger, Module } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@meter/config';
 import { keyRingSource, loadKeyRing } from '@meter/crypto';
 
 export const CREDENTIAL_RING = Symbol('CREDENTIAL_RING');
 
-/** The CREDENTIAL_KEYRING, loaded once: it opens credential secrets and derives the page-token keys. */
-@Global()
+/** The CREDENTIAL_KEYRING, loaded once per process (Nest shares one module instance): it opens credential secrets and derives the page-token keys. */
 @Module({
   providers: [
     {

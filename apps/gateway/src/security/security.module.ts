@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
 import { CredentialFeed } from '../credentials/credential-feed.service';
+import { CredentialRingModule } from '../credentials/credential-ring';
 import { GatewayRateLimiter } from '../rate-limit/gateway-rate-limiter';
 import { SecurityPipeline } from './security-pipeline';
 
 /** SVC-HMAC verification, scopes, allow-lists and rate limits of every gateway request. */
 @Module({
+  imports: [CredentialRingModule],
   providers: [CredentialFeed, GatewayRateLimiter, SecurityPipeline],
   exports: [SecurityPipeline, CredentialFeed],
 })
