@@ -10,6 +10,7 @@ import { signRequest } from '@meter/signing';
 import { migrateAll } from '../../scripts/migrate-all';
 import { credentialCreatedEvent, publishAuthEvent } from '../../test/harness/credential-events';
 import { freePort, percentile, ready, round, startProcess, stopProcess, waitFor } from './bench-processes';
+import { cpuBetween, cpuSnapshot } from './process-cpu';
 
 /**
  * `npm run bench:ingest`: publish-to-queryable throughput of the ingest
@@ -26,6 +27,8 @@ const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 20);
 const QUERY_METERS = 100;
 const QUERY_DAYS = 92;
 const QUERY_REQUESTS = Number(process.env.BENCH_QUERY_REQUESTS ?? 300);
+/** BENCH_SKIP_QUERIES=1 leaves out part 4 (the gateway's query latency) for ingest-only runs. */
+const SKIP_QUERIES = process.env.BENCH_SKIP_QUERIES === '1';
 
 type Message = { subject: string; data: string; device: number; lastReadAt: number; readings: number };
 
@@ -56,6 +59,12 @@ async function publishAll(js: JetStreamClient, messages: readonly Message[], inF
     if (pending.size >= inFlight) await Promise.race(pending);
   }
   await Promise.all(pending);
+}
+
+/** Server processes of the database's connections whose application_name is `app` (the ingest's pool). */
+async function backendPids(db: Client, app: string): Promise<number[]> {
+  const found = await db.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1', [app]);
+  return found.rows.map((r: { pid: number }) => r.pid);
 }
 
 async function count(db: Client, org: string): Promise<number> {
@@ -110,10 +119,14 @@ async function main() {
     // 1. Throughput: 1,000 meters, 100 readings per message, publish to queryable.
     const tpMessages = messagesFor(bus, 'bench_tp', THROUGHPUT_METERS, now - (THROUGHPUT_READINGS_PER_METER - 1) * H, now);
     const tpTotal = tpMessages.reduce((n, m) => n + m.readings, 0);
+    // CPU seconds of the ingest processes and of their Postgres connections: steadier than wall time on a shared machine.
+    const ingestPids = [ingest, ...moreIngest].map((p) => p.child.pid!);
+    const cpu0 = { node: cpuSnapshot(ingestPids), pg: cpuSnapshot(await backendPids(db, 'ingest')) };
     const t0 = performance.now();
     const published = publishAll(js, tpMessages).then(() => performance.now() - t0);
     await waitFor(async () => (await count(db, 'bench_tp')) === tpTotal, 600_000, `${tpTotal} readings queryable`, 50);
     const tpSeconds = (performance.now() - t0) / 1000;
+    const ingestCpu = { node: cpuBetween(cpu0.node, cpuSnapshot(ingestPids)), pg: cpuBetween(cpu0.pg, cpuSnapshot(await backendPids(db, 'ingest'))) };
     const publishSeconds = (await published) / 1000;
     const ingestRate = tpTotal / tpSeconds;
 
@@ -125,6 +138,8 @@ async function main() {
     await second.connect();
     const batches: (typeof rows)[] = [];
     for (let i = 0; i < rows.length; i += 20_000) batches.push(rows.slice(i, i + 20_000));
+    const rawPids = await Promise.all([db, second].map(async (client) => Number((await client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid)));
+    const rawCpu0 = cpuSnapshot(rawPids);
     const r0 = performance.now();
     await Promise.all(
       [db, second].map(async (client, lane) => {
@@ -140,6 +155,7 @@ async function main() {
       }),
     );
     const rawRate = rows.length / ((performance.now() - r0) / 1000);
+    const rawPgCpu = cpuBetween(rawCpu0, cpuSnapshot(rawPids));
     await second.end();
 
     // 3. Latency at a steady 5,000 readings/s (50 messages of 100 per second): publish to queryable, per message.
@@ -179,40 +195,44 @@ async function main() {
     latencies.sort((a, b) => a - b);
 
     // 4. Gateway: history of one meter with 3 months of hourly readings, and a 100-meter bulk projection.
-    const qMessages = messagesFor(bus, 'bench_q', QUERY_METERS, now - QUERY_DAYS * 24 * H, now);
-    const qTotal = qMessages.reduce((n, m) => n + m.readings, 0);
-    const q0 = performance.now();
-    await publishAll(js, qMessages);
-    await waitFor(async () => (await count(db, 'bench_q')) === qTotal, 600_000, `${qTotal} query readings`, 50);
-    const qRate = qTotal / ((performance.now() - q0) / 1000);
-    const { event, credential } = credentialCreatedEvent(parseKeyRing(ringText), { orgId: 'bench_q', name: 'bench' });
-    await publishAuthEvent(js, bus, event);
-    const call = async (target: string) => {
-      const { authorization } = signRequest({ ...credential, method: 'GET', target });
-      const started = performance.now();
-      const response = await fetch(`http://127.0.0.1:${gatewayPort}${target}`, { headers: { authorization, 'x-timezone': 'Asia/Kolkata' } });
-      await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`${target} -> ${response.status}`);
-      return performance.now() - started;
-    };
-    await waitFor(async () => (await call('/meter/v1/devices?limit=1').catch(() => -1)) >= 0, 10_000, 'credential known');
-    const previousMonth = new Date(now);
-    previousMonth.setUTCMonth(previousMonth.getUTCMonth() - 1);
-    const routes: [string, string][] = [
-      ['history 7D', '/meter/v1/history?device_id=1&period=7D'],
-      ['history CURRENT_MONTH', '/meter/v1/history?device_id=1&period=CURRENT_MONTH'],
-      ['history YYYY-MM (previous month)', `/meter/v1/history?device_id=1&period=${previousMonth.toISOString().slice(0, 7)}`],
-      ['history/3m', '/meter/v1/history/3m?device_id=1'],
-      ['projection (one meter)', '/meter/v1/projection?device_id=1'],
-      ['projection/bulk (100 meters)', `/meter/v1/projection/bulk?device_ids=${Array.from({ length: QUERY_METERS }, (_, i) => i + 1).join(',')}`],
-    ];
-    const queryRows: string[] = [];
-    for (const [name, target] of routes) {
-      for (let i = 0; i < 20; i++) await call(target); // warm-up
-      const times: number[] = [];
-      for (let i = 0; i < QUERY_REQUESTS; i++) times.push(await call(target));
-      times.sort((a, b) => a - b);
-      queryRows.push(`| ${name} | ${QUERY_REQUESTS} | ${round(percentile(times, 50), 2)} | ${round(percentile(times, 99), 2)} | ${round(times[times.length - 1], 2)} |`);
+    const queries = SKIP_QUERIES ? undefined : await measureQueries();
+    async function measureQueries() {
+      const qMessages = messagesFor(bus, 'bench_q', QUERY_METERS, now - QUERY_DAYS * 24 * H, now);
+      const qTotal = qMessages.reduce((n, m) => n + m.readings, 0);
+      const q0 = performance.now();
+      await publishAll(js, qMessages);
+      await waitFor(async () => (await count(db, 'bench_q')) === qTotal, 600_000, `${qTotal} query readings`, 50);
+      const qRate = qTotal / ((performance.now() - q0) / 1000);
+      const { event, credential } = credentialCreatedEvent(parseKeyRing(ringText), { orgId: 'bench_q', name: 'bench' });
+      await publishAuthEvent(js, bus, event);
+      const call = async (target: string) => {
+        const { authorization } = signRequest({ ...credential, method: 'GET', target });
+        const started = performance.now();
+        const response = await fetch(`http://127.0.0.1:${gatewayPort}${target}`, { headers: { authorization, 'x-timezone': 'Asia/Kolkata' } });
+        await response.arrayBuffer();
+        if (response.status !== 200) throw new Error(`${target} -> ${response.status}`);
+        return performance.now() - started;
+      };
+      await waitFor(async () => (await call('/meter/v1/devices?limit=1').catch(() => -1)) >= 0, 10_000, 'credential known');
+      const previousMonth = new Date(now);
+      previousMonth.setUTCMonth(previousMonth.getUTCMonth() - 1);
+      const routes: [string, string][] = [
+        ['history 7D', '/meter/v1/history?device_id=1&period=7D'],
+        ['history CURRENT_MONTH', '/meter/v1/history?device_id=1&period=CURRENT_MONTH'],
+        ['history YYYY-MM (previous month)', `/meter/v1/history?device_id=1&period=${previousMonth.toISOString().slice(0, 7)}`],
+        ['history/3m', '/meter/v1/history/3m?device_id=1'],
+        ['projection (one meter)', '/meter/v1/projection?device_id=1'],
+        ['projection/bulk (100 meters)', `/meter/v1/projection/bulk?device_ids=${Array.from({ length: QUERY_METERS }, (_, i) => i + 1).join(',')}`],
+      ];
+      const queryRows: string[] = [];
+      for (const [name, target] of routes) {
+        for (let i = 0; i < 20; i++) await call(target); // warm-up
+        const times: number[] = [];
+        for (let i = 0; i < QUERY_REQUESTS; i++) times.push(await call(target));
+        times.sort((a, b) => a - b);
+        queryRows.push(`| ${name} | ${QUERY_REQUESTS} | ${round(percentile(times, 50), 2)} | ${round(percentile(times, 99), 2)} | ${round(times[times.length - 1], 2)} |`);
+      }
+      return { qTotal, qRate, queryRows };
     }
 
     say(`Run ${new Date().toISOString()}, ${(await import('node:os')).cpus().length} CPUs, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')} at the end.`);
@@ -225,12 +245,15 @@ async function main() {
     say(`| ingest rate, publish to queryable | ${Math.round(ingestRate)} readings/s |`);
     say(`| raw INSERT ... unnest of the same rows into a bare table | ${Math.round(rawRate)} rows/s |`);
     say(`| ratio ingest / raw | ${round(ingestRate / rawRate, 2)} |`);
+    say(`| CPU per 1,000 readings: ingest (Node) / its Postgres connections / raw insert's Postgres connections | ${round((ingestCpu.node * 1e6) / tpTotal, 2)} / ${round((ingestCpu.pg * 1e6) / tpTotal, 2)} / ${round((rawPgCpu * 1e6) / rows.length, 2)} ms |`);
     say(`| steady ${LATENCY_RATE} readings/s for ${LATENCY_SECONDS} s: publish to queryable p50 / p99 / max | ${round(percentile(latencies, 50))} / ${round(percentile(latencies, 99))} / ${round(latencies[latencies.length - 1])} ms (${latencies.length} messages) |`);
-    say(`| ${QUERY_METERS} meters x ${QUERY_DAYS} days hourly (${qTotal} readings), publish to queryable | ${Math.round(qRate)} readings/s |`);
-    say('');
-    say('| gateway route (signed, X-Timezone Asia/Kolkata; 3 months of hourly readings per meter) | requests | p50 ms | p99 ms | max ms |');
-    say('|---|---|---|---|---|');
-    for (const row of queryRows) say(row);
+    if (queries) {
+      say(`| ${QUERY_METERS} meters x ${QUERY_DAYS} days hourly (${queries.qTotal} readings), publish to queryable | ${Math.round(queries.qRate)} readings/s |`);
+      say('');
+      say('| gateway route (signed, X-Timezone Asia/Kolkata; 3 months of hourly readings per meter) | requests | p50 ms | p99 ms | max ms |');
+      say('|---|---|---|---|---|');
+      for (const row of queries.queryRows) say(row);
+    }
     console.log(report.join('\n'));
   } finally {
     await stopProcess(gateway.child);
