@@ -14,17 +14,28 @@ export const DEVICE_ID = /^[1-9][0-9]{0,15}$/;
 /** Readings per message; a collector sends up to this many in one array. */
 export const MAX_READINGS_PER_MESSAGE = 1000;
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
-const DECIMAL = /^\d{1,15}(\.\d{1,15})?$/;
+export const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+export const DECIMAL = /^\d{1,15}(\.\d{1,15})?$/;
 /** Larger register values lose integer precision in a double. */
-const MAX_VALUE = 1e15;
+export const MAX_VALUE = 1e15;
+
+/**
+ * Epoch ms of a timestamp that already matches RFC3339, or undefined when
+ * the date and time do not exist. The only letters RFC3339 lets through are
+ * T/t and Z/z, so an upper-case text is used as it is.
+ */
+export function rfc3339Ms(text: string): number | undefined {
+  const lower = text.charCodeAt(10) === 116 || text.charCodeAt(text.length - 1) === 122;
+  const ms = Date.parse(lower ? text.toUpperCase() : text);
+  return Number.isFinite(ms) && realCalendarFields(text) ? ms : undefined;
+}
 
 export const readAtSchema = z
   .string()
   .regex(RFC3339, 'must be an RFC 3339 timestamp with Z or an offset')
   .transform((text, ctx) => {
-    const ms = Date.parse(text.toUpperCase());
-    if (!Number.isFinite(ms) || !realCalendarFields(text)) {
+    const ms = rfc3339Ms(text);
+    if (ms === undefined) {
       ctx.addIssue({ code: 'custom', message: 'is not a real date and time' });
       return z.NEVER;
     }
@@ -41,18 +52,30 @@ function realCalendarFields(text: string): boolean {
   return month >= 1 && month <= 12 && day >= 1 && day <= lastDay && hour <= 23 && minute <= 59 && second <= 59;
 }
 
+/** A register value as a number already parsed from a number or a DECIMAL string. */
+export const isRegisterValue = (n: number) => Number.isFinite(n) && n >= 0 && n < MAX_VALUE;
+
 export const registerValueSchema = z
   .union([z.number(), z.string().regex(DECIMAL, 'must be a non-negative decimal string')])
   .transform((raw) => (typeof raw === 'number' ? raw : Number(raw)))
-  .refine((n) => Number.isFinite(n) && n >= 0 && n < MAX_VALUE, `must be a number >= 0 and < ${MAX_VALUE}`);
+  .refine(isRegisterValue, `must be a number >= 0 and < ${MAX_VALUE}`);
+
+export const MIN_CHANNEL = 1;
+export const MAX_CHANNEL = 64;
+/** The channel of an item that names none. */
+export const DEFAULT_CHANNEL = 1;
 
 export const readingMessageItem = z.object({
   read_at: readAtSchema,
   value: registerValueSchema,
-  channel: z.number().int().min(1).max(64).default(1),
+  channel: z.number().int().min(MIN_CHANNEL).max(MAX_CHANNEL).default(DEFAULT_CHANNEL),
 });
 
-/** The payload of `meter.readings.<org>.<device>`; always an array after parsing. */
+/**
+ * The payload of `meter.readings.<org>.<device>`; always an array after parsing.
+ * `readReadingMessage` (reading-message-reader.ts) accepts exactly what this
+ * schema accepts, without zod's cost per item; its spec proves it.
+ */
 export const readingMessage = z.preprocess(
   (payload) => (Array.isArray(payload) ? payload : [payload]),
   z.array(readingMessageItem).min(1).max(MAX_READINGS_PER_MESSAGE),

@@ -1,4 +1,4 @@
-import { deviceMessage, parseMeterSubject, readingMessage } from '@meter/contracts';
+import { deviceMessage, parseMeterSubject, readingMessage, readReadingMessage } from '@meter/contracts';
 import type { DeviceUpdate, ReadingRow } from '@meter/readings';
 import type { z } from 'zod';
 
@@ -38,21 +38,22 @@ export function routeMessage(message: IncomingMessage, nowMs: number): RoutedMes
     if (!parsed.success) return dead(describe(parsed.error));
     return { kind: 'device', update: { orgId: subject.orgId, deviceId: subject.deviceId, seq: message.seq, receivedAt: message.receivedAt, device: parsed.data } };
   }
-  const parsed = readingMessage.safeParse(payload);
-  if (!parsed.success) return dead(describe(parsed.error));
-  const tooLate = parsed.data.findIndex((r) => r.read_at > nowMs + MAX_FUTURE_MS);
+  const { orgId, deviceId } = subject;
+  const seq = message.seq;
+  const rows = readReadingMessage(payload, (readAt, value, channel): ReadingRow => ({ orgId, deviceId, channel, readAt, value, seq }));
+  if (rows === undefined) {
+    // Refused: the schema, the source of truth, says why (and decides, should the two ever differ).
+    const parsed = readingMessage.safeParse(payload);
+    if (!parsed.success) return dead(describe(parsed.error));
+    return readingsOf(parsed.data.map((r) => ({ orgId, deviceId, channel: r.channel, readAt: r.read_at, value: r.value, seq })), nowMs, dead);
+  }
+  return readingsOf(rows, nowMs, dead);
+}
+
+function readingsOf(rows: ReadingRow[], nowMs: number, dead: (reason: string) => RoutedMessage): RoutedMessage {
+  const tooLate = rows.findIndex((r) => r.readAt > nowMs + MAX_FUTURE_MS);
   if (tooLate >= 0) return dead(`read_at of item ${tooLate} is more than 24 h in the future`);
-  return {
-    kind: 'readings',
-    rows: parsed.data.map((r) => ({
-      orgId: subject.orgId,
-      deviceId: subject.deviceId,
-      channel: r.channel,
-      readAt: r.read_at,
-      value: r.value,
-      seq: message.seq,
-    })),
-  };
+  return { kind: 'readings', rows };
 }
 
 function describe(error: z.ZodError): string {
