@@ -1,6 +1,9 @@
+import type { ClientBase } from 'pg';
 import type { QueryRunner } from 'typeorm';
+import { copyFrom } from '@meter/persistence';
 import type { DeviceUpdate } from './device-update';
-import { deviceLockKeys, latestPerKey, monthsOf, planIntervals, type ReadingRow, type StoredReading } from './reading-batch';
+import { READING_COPY_COLUMNS, ReadingCopyEncoder } from './reading-copy';
+import { channelKeyer, deviceLockKeys, latestPerKey, monthsOf, planIntervals, visitIntervals, type ReadingRow, type StoredReading } from './reading-batch';
 
 export interface BatchResult {
   /** readings inserted or corrected */
@@ -15,7 +18,7 @@ export interface BatchResult {
  * ingest replicas never interleave on one device and never deadlock.
  */
 export async function writeBatch(runner: QueryRunner, readings: readonly ReadingRow[], devices: readonly DeviceUpdate[]): Promise<BatchResult> {
-  await lockDevices(runner, [...readings, ...devices]);
+  await lockDevices(runner, deviceLockKeys([...devices, ...readings]));
   for (const update of [...devices].sort((a, b) => a.seq - b.seq)) await applyDeviceUpdate(runner, update);
   if (readings.length === 0) return { changed: 0, relinked: 0 };
   const rows = latestPerKey(readings);
@@ -26,11 +29,12 @@ export async function writeBatch(runner: QueryRunner, readings: readonly Reading
   const latest = await latestStored(runner, rows);
   const appends: ReadingRow[] = [];
   const late: ReadingRow[] = [];
+  const keyOf = channelKeyer();
   for (const row of rows) {
-    const stored = latest.get(channelKey(row));
+    const stored = latest.get(keyOf(row));
     (stored === undefined || row.readAt > stored.readAt ? appends : late).push(row);
   }
-  await appendReadings(runner, planIntervals(appends, latest));
+  await appendReadings(runner, appends, latest);
   const ranges = late.length ? await upsertReadings(runner, planIntervals(late)) : [];
   const relinked = await relinkIntervals(runner, ranges);
   return { changed: appends.length + ranges.reduce((n, r) => n + r.count, 0), relinked };
@@ -41,7 +45,8 @@ const channelKey = (r: { orgId: string; deviceId: number; channel: number }) => 
 /** The latest stored reading of each channel in the batch: one backward index probe per channel. */
 async function latestStored(runner: QueryRunner, rows: readonly ReadingRow[]): Promise<Map<string, StoredReading>> {
   const channels = new Map<string, ReadingRow>();
-  for (const row of rows) channels.set(channelKey(row), row);
+  const keyOf = channelKeyer();
+  for (const row of rows) channels.set(keyOf(row), row);
   const list = [...channels.values()];
   const found: { org_id: string; device_id: number; channel: number; read_at: number; value: number; cum: number }[] = await runner.query(
     `SELECT c.o AS org_id, c.d::float8 AS device_id, c.c AS channel, (extract(epoch from l.read_at) * 1000)::float8 AS read_at, l.value, l.cum
@@ -95,16 +100,20 @@ const UNNEST_READINGS = `SELECT o, d, c, to_timestamp(t / 1000.0), v, to_timesta
               string_to_array($10, ',')::bigint[])
   AS u(o, d, c, t, v, p, dl, r, cu, s)`;
 
-async function appendReadings(runner: QueryRunner, rows: ReturnType<typeof planIntervals>) {
+/**
+ * Appends go in with binary COPY on the transaction's connection: Postgres
+ * routes the rows to their partitions in multi-row buffers, and Node encodes
+ * numbers instead of formatting them as text (reading-copy.ts).
+ */
+async function appendReadings(runner: QueryRunner, rows: readonly ReadingRow[], latest: ReadonlyMap<string, StoredReading>) {
   if (rows.length === 0) return;
-  await runner.query(
-    `INSERT INTO ingest.readings (org_id, device_id, channel, read_at, value, prev_read_at, delta, reset, cum, stream_seq) ${UNNEST_READINGS}`,
-    readingColumns(rows),
-  );
+  const encoder = new ReadingCopyEncoder();
+  visitIntervals(rows, latest, encoder.add);
+  const client = (await runner.connect()) as ClientBase;
+  await copyFrom(client, `COPY ingest.readings (${READING_COPY_COLUMNS}) FROM STDIN (FORMAT binary)`, encoder.finish());
 }
 
-async function lockDevices(runner: QueryRunner, items: readonly { orgId: string; deviceId: number }[]) {
-  const keys = deviceLockKeys(items);
+async function lockDevices(runner: QueryRunner, keys: readonly string[]) {
   // pg_advisory_xact_lock is volatile, so it runs after the sort: ascending hash order.
   await runner.query(
     `SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest($1::text[]) AS k ORDER BY h) AS s`,
@@ -165,15 +174,17 @@ async function applyDeviceUpdate(runner: QueryRunner, update: DeviceUpdate) {
 
 /** Contract 3: a reading of an unknown device registers it; its earliest reading dates it. */
 async function registerUnknownDevices(runner: QueryRunner, rows: readonly ReadingRow[]) {
-  const perDevice = new Map<string, { orgId: string; deviceId: number; first: number; channels: number }>();
+  type Seen = { orgId: string; deviceId: number; first: number; channels: number };
+  const perDevice = new Map<string, Seen>();
+  let seen: Seen | undefined;
   for (const row of rows) {
-    const key = `${row.orgId}:${row.deviceId}`;
-    const seen = perDevice.get(key);
-    if (!seen) perDevice.set(key, { orgId: row.orgId, deviceId: row.deviceId, first: row.readAt, channels: row.channel });
-    else {
-      seen.first = Math.min(seen.first, row.readAt);
-      seen.channels = Math.max(seen.channels, row.channel);
+    if (!seen || row.deviceId !== seen.deviceId || row.orgId !== seen.orgId) {
+      const key = `${row.orgId}:${row.deviceId}`;
+      seen = perDevice.get(key);
+      if (!seen) perDevice.set(key, (seen = { orgId: row.orgId, deviceId: row.deviceId, first: row.readAt, channels: row.channel }));
     }
+    seen.first = Math.min(seen.first, row.readAt);
+    seen.channels = Math.max(seen.channels, row.channel);
   }
   const devices = [...perDevice.values()];
   await runner.query(

@@ -20,6 +20,27 @@ export interface PlannedReading extends ReadingRow {
 }
 
 /**
+ * Keys `org\0device\0channel` of rows, built once per run of rows of the
+ * same channel (a batch holds each channel's readings together) instead of a
+ * new string per reading.
+ */
+export function channelKeyer(): (row: { orgId: string; deviceId: number; channel: number }) => string {
+  let org = '';
+  let device = -1;
+  let channel = -1;
+  let key = '';
+  return (row) => {
+    if (row.channel !== channel || row.deviceId !== device || row.orgId !== org) {
+      org = row.orgId;
+      device = row.deviceId;
+      channel = row.channel;
+      key = `${org}\u0000${device}\u0000${channel}`;
+    }
+    return key;
+  };
+}
+
+/**
  * One row per (org, device, channel, read_at): the highest stream sequence
  * wins, and within one message (same sequence) the later item, as a
  * correction replaces the earlier value. Postgres refuses to touch a row
@@ -28,14 +49,16 @@ export interface PlannedReading extends ReadingRow {
 export function latestPerKey(rows: readonly ReadingRow[]): ReadingRow[] {
   // channel and time in one number (channel x 2^44 + ms stays below 2^53): no string key per reading
   const byDevice = new Map<string, Map<number, ReadingRow>>();
-  let lastDevice = '';
+  let lastOrg = '';
+  let lastDevice = -1;
   let current: Map<number, ReadingRow> | undefined;
   for (const row of rows) {
-    const device = `${row.orgId}\u0000${row.deviceId}`;
-    if (device !== lastDevice || !current) {
+    if (row.deviceId !== lastDevice || row.orgId !== lastOrg || !current) {
+      const device = `${row.orgId}\u0000${row.deviceId}`;
       current = byDevice.get(device);
       if (!current) byDevice.set(device, (current = new Map()));
-      lastDevice = device;
+      lastOrg = row.orgId;
+      lastDevice = row.deviceId;
     }
     const key = row.channel * 2 ** 44 + row.readAt;
     const seen = current.get(key);
@@ -53,45 +76,57 @@ export interface StoredReading {
   cum: number;
 }
 
+/** Receives one reading with its interval; see `visitIntervals`. */
+export type IntervalVisitor = (row: ReadingRow, prevReadAt: number | null, delta: number, reset: boolean, cum: number) => void;
+
 /**
  * Orders the batch by channel and time and computes each reading's interval
  * from its predecessor inside the batch (contract 6: a decrease is a reset).
- * The first reading of each channel follows `before` (the latest stored
+ * The first reading of each channel follows `stored` (the latest stored
  * reading, keyed `org\0device\0channel`) when given, else has no
  * predecessor; readings that land between stored ones are relinked in SQL.
+ * Hands each reading to `visit` in that order, without an object per reading.
  */
-export function planIntervals(rows: readonly ReadingRow[], stored: ReadonlyMap<string, StoredReading> = new Map()): PlannedReading[] {
+export function visitIntervals(rows: readonly ReadingRow[], stored: ReadonlyMap<string, StoredReading>, visit: IntervalVisitor): void {
   const byChannel = new Map<string, ReadingRow[]>();
+  const keyOf = channelKeyer();
+  let lastKey = '';
+  let list: ReadingRow[] = [];
   for (const row of rows) {
-    const key = `${row.orgId}\u0000${row.deviceId}\u0000${row.channel}`;
-    const list = byChannel.get(key);
-    if (list) list.push(row);
-    else byChannel.set(key, [row]);
+    const key = keyOf(row);
+    if (key !== lastKey) {
+      lastKey = key;
+      const known = byChannel.get(key);
+      if (known) list = known;
+      else byChannel.set(key, (list = []));
+    }
+    list.push(row);
   }
-  const planned: PlannedReading[] = [];
   for (const [key, list] of byChannel) {
     // Collectors send in order, so this sort is usually a single pass.
     list.sort((a, b) => a.readAt - b.readAt);
-    let previous: StoredReading | undefined = stored.get(key);
+    const before = stored.get(key);
+    let prevReadAt = before ? before.readAt : null;
+    let prevValue = before ? before.value : 0;
+    let prevCum = before ? before.cum : 0;
     for (const row of list) {
-      const reset = previous !== undefined && row.value < previous.value;
-      const delta = previous && !reset ? row.value - previous.value : 0;
-      const next: PlannedReading = {
-        orgId: row.orgId,
-        deviceId: row.deviceId,
-        channel: row.channel,
-        readAt: row.readAt,
-        value: row.value,
-        seq: row.seq,
-        prevReadAt: previous ? previous.readAt : null,
-        delta,
-        reset,
-        cum: (previous?.cum ?? 0) + delta,
-      };
-      planned.push(next);
-      previous = next;
+      const reset = prevReadAt !== null && row.value < prevValue;
+      const delta = prevReadAt !== null && !reset ? row.value - prevValue : 0;
+      const cum = prevCum + delta;
+      visit(row, prevReadAt, delta, reset, cum);
+      prevReadAt = row.readAt;
+      prevValue = row.value;
+      prevCum = cum;
     }
   }
+}
+
+/** `visitIntervals` as a list of planned readings. */
+export function planIntervals(rows: readonly ReadingRow[], stored: ReadonlyMap<string, StoredReading> = new Map()): PlannedReading[] {
+  const planned: PlannedReading[] = [];
+  visitIntervals(rows, stored, (row, prevReadAt, delta, reset, cum) => {
+    planned.push({ orgId: row.orgId, deviceId: row.deviceId, channel: row.channel, readAt: row.readAt, value: row.value, seq: row.seq, prevReadAt, delta, reset, cum });
+  });
   return planned;
 }
 
@@ -113,6 +148,13 @@ export function monthsOf(readAts: Iterable<number>): number[] {
 /** Stable 64-bit lock keys for devices, in ascending order so two writers never deadlock. */
 export function deviceLockKeys(devices: Iterable<{ orgId: string; deviceId: number }>): string[] {
   const keys = new Set<string>();
-  for (const { orgId, deviceId } of devices) keys.add(`${orgId}:${deviceId}`);
+  let org = '';
+  let device = -1;
+  for (const { orgId, deviceId } of devices) {
+    if (deviceId === device && orgId === org) continue; // the same device as the row before: the usual case
+    org = orgId;
+    device = deviceId;
+    keys.add(`${orgId}:${deviceId}`);
+  }
   return [...keys].sort();
 }
