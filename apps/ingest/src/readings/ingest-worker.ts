@@ -5,11 +5,13 @@ import type { BusNames } from '@meter/contracts';
 import { BUS, JETSTREAM } from '@meter/messaging';
 import { BatchProcessor } from './batch-processor';
 import { readingsConsumer } from './readings-consumer';
+import { deviceOfSubject, takeBatch } from './take-batch';
 
 /**
  * Pulls from the shared durable consumer into a queue and writes whatever
- * has arrived as one batch while the previous transaction commits: under
- * load batches grow by themselves, at low rates each message goes at once.
+ * has arrived as one batch (whole devices, see takeBatch) while the previous
+ * transaction commits: under load batches grow by themselves, at low rates
+ * each message goes at once.
  */
 @Injectable()
 export class IngestWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -48,7 +50,8 @@ export class IngestWorker implements OnApplicationBootstrap, BeforeApplicationSh
         await new Promise<void>((resolve) => this.waiting.push(resolve));
         continue;
       }
-      const batch = this.queue.splice(0, this.config.INGEST_BATCH_MESSAGES);
+      // Whole devices per batch, so the concurrent batches do not queue on each other's device locks.
+      const batch = takeBatch(this.queue, this.config.INGEST_BATCH_MESSAGES, (msg) => deviceOfSubject(msg.subject));
       try {
         await this.processor.process(batch);
       } catch (error) {
