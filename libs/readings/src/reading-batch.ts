@@ -47,26 +47,49 @@ export function channelKeyer(): (row: { orgId: string; deviceId: number; channel
  * twice in one `INSERT ... ON CONFLICT`, so this must happen first.
  */
 export function latestPerKey(rows: readonly ReadingRow[]): ReadingRow[] {
-  // channel and time in one number (channel x 2^44 + ms stays below 2^53): no string key per reading
-  const byDevice = new Map<string, Map<number, ReadingRow>>();
-  let lastOrg = '';
-  let lastDevice = -1;
-  let current: Map<number, ReadingRow> | undefined;
+  const byDevice = new Map<string, DeviceRows>();
+  let current: DeviceRows | undefined;
   for (const row of rows) {
-    if (row.deviceId !== lastDevice || row.orgId !== lastOrg || !current) {
+    if (!current || row.deviceId !== current.deviceId || row.orgId !== current.orgId) {
       const device = `${row.orgId}\u0000${row.deviceId}`;
       current = byDevice.get(device);
-      if (!current) byDevice.set(device, (current = new Map()));
-      lastOrg = row.orgId;
-      lastDevice = row.deviceId;
+      if (!current) byDevice.set(device, (current = { orgId: row.orgId, deviceId: row.deviceId, inOrder: [], lastKey: -Infinity, byKey: undefined }));
     }
-    const key = row.channel * 2 ** 44 + row.readAt;
-    const seen = current.get(key);
-    if (!seen || row.seq >= seen.seq) current.set(key, row);
+    const key = readingKey(row);
+    // A device's readings in ascending (channel, time) order cannot repeat a key: the usual case needs no map.
+    if (current.byKey === undefined && typeof key === 'number' && key > current.lastKey) {
+      current.inOrder.push(row);
+      current.lastKey = key;
+      continue;
+    }
+    if (current.byKey === undefined) current.byKey = new Map(current.inOrder.map((r) => [readingKey(r), r]));
+    const seen = current.byKey.get(key);
+    if (!seen || row.seq >= seen.seq) current.byKey.set(key, row);
   }
   const result: ReadingRow[] = [];
-  for (const readings of byDevice.values()) for (const row of readings.values()) result.push(row);
+  for (const device of byDevice.values()) for (const row of device.byKey ? device.byKey.values() : device.inOrder) result.push(row);
   return result;
+}
+
+interface DeviceRows {
+  orgId: string;
+  deviceId: number;
+  /** the device's rows while each key is larger than the one before */
+  inOrder: ReadingRow[];
+  lastKey: number;
+  /** once a key is not larger: every row by key, in first-seen order (the map keeps `inOrder`'s order) */
+  byKey: Map<number | string, ReadingRow> | undefined;
+}
+
+const CHANNEL_SPAN = 2 ** 44;
+
+/**
+ * Channel and time as one key: channel x 2^44 + ms is exact and unique for
+ * times from 1970 to 2527 (0 <= ms < 2^44), with no string per reading; other
+ * times, which RFC 3339 years 0000-9999 allow, get a string key.
+ */
+function readingKey(row: ReadingRow): number | string {
+  return row.readAt >= 0 && row.readAt < CHANNEL_SPAN ? row.channel * CHANNEL_SPAN + row.readAt : `${row.channel}:${row.readAt}`;
 }
 
 /** The latest stored reading of a channel, which the batch's first reading follows. */
