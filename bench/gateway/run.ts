@@ -28,8 +28,11 @@ const TARGET = '/meter/v1/devices';
 /** USER_HZ of Linux /proc times; 100 on every mainstream kernel build. */
 const CLOCK_TICKS_PER_SECOND = 100;
 
-function start(script: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, [join(DIST, script)], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+/** BENCH_GATEWAY_NODE_ARGS: extra node flags for the gateway, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
+const GATEWAY_NODE_ARGS = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
+
+function start(script: string, env: Record<string, string>, nodeArgs: string[] = []): ChildProcess {
+  const child = spawn(process.execPath, [...nodeArgs, join(DIST, script)], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
   child.unref();
   return child;
 }
@@ -138,7 +141,7 @@ async function main() {
         REDIS_KEY_PREFIX: `bench${id}:`,
         CREDENTIAL_KEYRING: keyRing,
         RATE_LIMIT_PER_MINUTE: '1000000',
-      }),
+      }, GATEWAY_NODE_ARGS),
     );
     await until(async () => (await fetch(`http://127.0.0.1:${gatewayPort}/readyz`)).status === 200, 30_000, 'gateway ready');
 

@@ -62,6 +62,8 @@ export const envSchema = z
     RATE_LIMIT_PER_MINUTE: positiveInt(60, 1_000_000),
     /** Gateway: failed authentications a source address may cause per minute before it gets 429. */
     AUTH_FAILURE_LIMIT_PER_MINUTE: positiveInt(120, 1_000_000),
+    /** Gateway: keep device pages and records in memory, dropped on the read model's change notifications (docs/read-model.md). */
+    GATEWAY_DEVICE_CACHE: z.enum(['on', 'off']).default('on'),
     /** Gateway, NODE_ENV=test only: shifts the clock the timestamp check uses, to replay fixed signing vectors. */
     GATEWAY_TEST_CLOCK_OFFSET_SECONDS: z.coerce.number().int().default(0),
     SESSION_TTL_SECONDS: positiveInt(3600, 7 * 24 * 3600),

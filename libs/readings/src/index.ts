@@ -5,3 +5,4 @@ export * from './read-model-reader';
 export * from './simulated-meter';
 export * from './rebuild';
 export * from './publish-simulated-meters';
+export * from './devices-changed';

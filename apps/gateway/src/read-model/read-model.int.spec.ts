@@ -25,6 +25,7 @@ import { HistoryService } from '../history/history.service';
 import { MonthProjectionService } from '../projection/month-projection.service';
 import { projectionBody } from '../projection/projection-body';
 import { FixedClock } from './clock';
+import { DeviceCache } from './device-cache';
 import { ReadModel } from './read-model';
 
 const ORG = 'org_rm';
@@ -83,7 +84,7 @@ describe('the read model answers as the consumption library computes', () => {
     );
     readings = readings.map((r) => (r.readAt === corrected.readAt ? corrected : r));
     intervals = intervalsFromReadings(readings);
-    readModel = new ReadModel(ds);
+    readModel = new ReadModel(ds, new DeviceCache());
     const clock = new FixedClock(NOW);
     projections = new MonthProjectionService(readModel, clock);
     history = new HistoryService(readModel, projections, clock);

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { notFound } from '@meter/http';
 import { PreparedQueries } from '@meter/persistence';
+import { DeviceCache } from './device-cache';
 import {
   consumptionInWindow,
   coveredChannels,
@@ -18,23 +19,26 @@ import {
 export class ReadModel {
   private readonly db: PreparedQueries;
 
-  constructor(@Inject(DataSource) dataSource: DataSource) {
+  constructor(
+    @Inject(DataSource) dataSource: DataSource,
+    @Inject(DeviceCache) private readonly cache: DeviceCache,
+  ) {
     this.db = PreparedQueries.of(dataSource);
   }
 
   /** A device of the organization, or 404: another organization's device is unknown here. */
   async device(orgId: string, deviceId: number): Promise<DeviceRecord> {
-    const device = (await findDevices(this.db, orgId, [deviceId])).get(deviceId);
+    const device = (await this.devices(orgId, [deviceId])).get(deviceId);
     if (!device) throw notFound(`device ${deviceId} not found`);
     return device;
   }
 
   devices(orgId: string, deviceIds: readonly number[]) {
-    return findDevices(this.db, orgId, deviceIds);
+    return this.cache.devices(orgId, deviceIds, (missing) => findDevices(this.db, orgId, missing));
   }
 
   page(orgId: string, afterId: number, limit: number) {
-    return listDevices(this.db, orgId, afterId, limit);
+    return this.cache.page(orgId, afterId, limit, () => listDevices(this.db, orgId, afterId, limit));
   }
 
   intervals(orgId: string, deviceId: number, from: number, to: number) {
