@@ -10,7 +10,7 @@ import { formatKeyRing, generateKey, parseKeyRing, sodiumReady } from '@meter/cr
 import { signRequest } from '@meter/signing';
 import { migrateAll } from '../../scripts/migrate-all';
 import { pacedLoad } from './paced-load';
-import { latencyTable, table, writeGatewaySection, type Measurement } from './report';
+import { latencyTable, table, writeGatewayResults, type Measurement } from './report';
 import { removeStreams, seedCredential, seedDevices } from './seed-credential';
 
 /**
@@ -247,8 +247,6 @@ async function main() {
       ? `autocannon pinned to CPU ${CLIENT_CPUS} and the two servers to CPU ${SERVER_CPUS} (taskset; Postgres, Redis and NATS are not pinned)`
       : 'nothing pinned (the load generator shares the CPUs with the servers)';
     const section = [
-      '## Gateway',
-      '',
       `Measured ${new Date().toISOString()} by \`npm run bench:gateway\` on ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ` +
         `Node ${process.version}; autocannon, ${CONNECTIONS} connections, ${DURATION} s per measurement after ${WARMUP} s of warm-up, ` +
         `one process per server, all on this machine; ${pinning}. ` +
@@ -278,7 +276,7 @@ async function main() {
           : `The highest offered load measured here with the gateway at p99 ≤ 5 ms: ${best} req/s (${(best / bare.requestsPerSecond).toFixed(2)} of bare).`),
       '',
     ].join('\n');
-    writeGatewaySection(join(ROOT, 'docs', 'benchmarks.md'), section);
+    writeGatewayResults(join(ROOT, 'docs', 'benchmarks.md'), section);
     console.log(section);
   } finally {
     const exited = children.map((c) => (c.exitCode === null ? new Promise((resolve) => c.once('exit', resolve)) : undefined));
