@@ -1,4 +1,5 @@
 import type { Interval } from '@meter/consumption';
+import { packedInterval, unpackIntervals } from './packed-intervals';
 
 /** Anything that runs SQL: a TypeORM DataSource or QueryRunner. */
 export interface Queryable {
@@ -75,30 +76,26 @@ export async function listDevices(db: Queryable, orgId: string, afterId: number,
 }
 
 /**
- * The stored intervals of every channel of a device that overlap [from, to),
+ * The stored intervals of each channel of a device (1..its `channels`) that overlap [from, to),
  * oldest first: those ending inside it, and the one spanning its end.
+ * Each channel's intervals come packed in one value (see packed-intervals.ts);
+ * channels without any are absent.
  */
 export async function intervalsOverlapping(db: Queryable, orgId: string, deviceId: number, from: number, to: number): Promise<Map<number, Interval[]>> {
-  const rows: { channel: number; start: number; end: number; delta: number; reset: boolean }[] = await db.query(
-    `SELECT channel, (extract(epoch from prev_read_at) * 1000)::float8 AS start, (extract(epoch from read_at) * 1000)::float8 AS "end", delta, reset
-     FROM (
-       SELECT channel, prev_read_at, read_at, delta, reset FROM ingest.readings
-       WHERE org_id = $1 AND device_id = $2 AND read_at > $3 AND read_at < $4 AND prev_read_at IS NOT NULL
-       UNION ALL
-       SELECT n.channel, n.prev_read_at, n.read_at, n.delta, n.reset
-       FROM generate_series(1, (SELECT channels FROM ingest.devices WHERE org_id = $1 AND device_id = $2)) AS c(channel)
-       CROSS JOIN LATERAL (SELECT * FROM ingest.readings r WHERE r.org_id = $1 AND r.device_id = $2 AND r.channel = c.channel AND r.read_at >= $4
-                           ORDER BY r.read_at LIMIT 1) n
-       WHERE n.prev_read_at < $4
-     ) i ORDER BY channel, read_at`,
+  const rows: { channel: number; packed: Buffer }[] = await db.query(
+    `SELECT c.channel,
+       coalesce((SELECT string_agg(${packedInterval('i')}, ''::bytea)
+                 FROM (SELECT prev_read_at, read_at, delta, reset FROM ingest.readings
+                       WHERE org_id = $1 AND device_id = $2 AND channel = c.channel AND read_at > $3 AND read_at < $4 AND prev_read_at IS NOT NULL
+                       ORDER BY read_at) i), ''::bytea)
+       || coalesce((SELECT CASE WHEN n.prev_read_at < $4 THEN ${packedInterval('n')} END
+                    FROM (SELECT prev_read_at, read_at, delta, reset FROM ingest.readings
+                          WHERE org_id = $1 AND device_id = $2 AND channel = c.channel AND read_at >= $4 ORDER BY read_at LIMIT 1) n), ''::bytea) AS packed
+     FROM generate_series(1, (SELECT channels FROM ingest.devices WHERE org_id = $1 AND device_id = $2)) AS c(channel)`,
     [orgId, deviceId, new Date(from).toISOString(), new Date(to).toISOString()],
   );
   const byChannel = new Map<number, Interval[]>();
-  for (const r of rows) {
-    const list = byChannel.get(r.channel) ?? [];
-    list.push({ start: r.start, end: r.end, delta: r.delta, reset: r.reset });
-    byChannel.set(r.channel, list);
-  }
+  for (const r of rows) if (r.packed.length > 0) byChannel.set(r.channel, unpackIntervals(r.packed));
   return byChannel;
 }
 
