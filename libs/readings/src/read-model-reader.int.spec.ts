@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '@meter/persistence';
 import { isolatedInfra, type IsolatedInfra } from '@meter/testing';
-import { intervalsOverlapping } from './read-model-reader';
+import { deviceHistory } from './device-history';
+import { consumptionInWindow, findDevices, intervalsOverlapping } from './read-model-reader';
 
 const ORG = 'org_reader';
 
@@ -48,7 +49,7 @@ const SERIES: { deviceId: number; channel: number; times: string[]; values: numb
   { deviceId: 2, channel: 1, times: ['0001-01-01T00:00:00Z', '0001-01-01T01:00:00.001Z', '9999-12-31T22:00:00Z', '9999-12-31T23:59:59.999Z'], values: [1, 2, 3, 2.5] },
 ];
 
-describe('intervalsOverlapping (packed) answers exactly as the row query did', () => {
+describe('intervalsOverlapping (packed) and deviceHistory answer exactly as the row queries did', () => {
   let infra: IsolatedInfra;
   let ds: DataSource;
 
@@ -97,5 +98,16 @@ describe('intervalsOverlapping (packed) answers exactly as the row query did', (
         for (const key of ['start', 'end', 'delta'] as const) expect(Object.is(interval[key], intervals[i][key])).toBe(true);
       });
     }
+    // deviceHistory: the same device, intervals and window sums as the separate queries, in one
+    const window = { from: from + 5 * 60_000 + 0.5, to: to - 17 * 60_000 };
+    const together = await deviceHistory(ds, ORG, deviceId, from, to, window);
+    const device = (await findDevices(ds, ORG, [deviceId])).get(deviceId);
+    if (!device) return expect(together).toBeUndefined();
+    expect(together!.device).toEqual(device);
+    expect(together!.intervals).toEqual(actual);
+    const sums = (await consumptionInWindow(ds, ORG, [deviceId], window.from, window.to)).get(deviceId)!;
+    expect([...together!.windowConsumption.keys()]).toEqual([...sums.keys()]);
+    for (const [channel, sum] of sums) expect(Object.is(together!.windowConsumption.get(channel), sum)).toBe(true);
+    expect((await deviceHistory(ds, ORG, deviceId, from, to))!.windowConsumption.size).toBe(0);
   });
 });
