@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   dailyConsumption,
   dataPointDate,
-  formatDecimal,
+  decimalAndFormatted,
   formatWithUnit,
   lastThreeMonths,
   projectionWindow,
@@ -52,8 +52,7 @@ export class HistoryService {
       description: `Consumption per local day (${zone}) in ${device.unit}, spread linearly between readings`,
       data_points: values.map((d) => ({
         date: dataPointDate(d.date),
-        value: formatDecimal(d.value, places),
-        value_fmt: formatWithUnit(d.value, places, device.unit),
+        ...decimalAndFormatted(d.value, places, device.unit),
         alerts: d.alerts,
       })),
       projection: { date: projection.window.projectionDate, value: roundDecimal(projection.channels.get(channel)!.projected_value, places) },
@@ -80,7 +79,7 @@ export class HistoryService {
     const { device, intervals } = await this.readModel.history(orgId, deviceId, all[0].start, all[all.length - 1].end);
     const days = daily(device, intervals, all);
     const places = device.decimalPlaces;
-    const format = (d: { value: number }) => ({ value: formatDecimal(d.value, places), value_fmt: formatWithUnit(d.value, places, device.unit) });
+    const format = (d: { value: number }) => decimalAndFormatted(d.value, places, device.unit);
     return {
       device_id: device.deviceId,
       time_zone: zone,
