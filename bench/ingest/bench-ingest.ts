@@ -91,7 +91,8 @@ async function main() {
   // BENCH_INGEST_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the ingest process.
   const ingest = startProcess('apps/ingest/src/main.js', env, (process.env.BENCH_INGEST_NODE_ARGS ?? '').split(' ').filter(Boolean));
   const moreIngest = extraPorts.map((port) => startProcess('apps/ingest/src/main.js', { ...env, INGEST_PORT: String(port) }));
-  const gateway = startProcess('apps/gateway/src/main.js', env);
+  // BENCH_GATEWAY_NODE_ARGS profiles the gateway the same way.
+  const gateway = startProcess('apps/gateway/src/main.js', env, (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean));
   const nc = await connectNats(base.NATS_URL, 'bench-ingest');
   const js = jetstream(nc);
   const db = new Client({ connectionString: databaseUrl });
@@ -106,16 +107,20 @@ async function main() {
     });
     await db.connect();
     const now = Math.floor(Date.now() / H) * H;
-
+    // BENCH_QUERIES_ONLY=1 skips parts 1-3 (throughput, raw rate, latency) and measures only the queries.
+    const queriesOnly = process.env.BENCH_QUERIES_ONLY === '1';
+    let [tpTotal, tpSeconds, publishSeconds, ingestRate, rawRate] = [0, NaN, NaN, NaN, NaN];
+    const latencies: number[] = [];
+    if (!queriesOnly) {
     // 1. Throughput: 1,000 meters, 100 readings per message, publish to queryable.
     const tpMessages = messagesFor(bus, 'bench_tp', THROUGHPUT_METERS, now - (THROUGHPUT_READINGS_PER_METER - 1) * H, now);
-    const tpTotal = tpMessages.reduce((n, m) => n + m.readings, 0);
+    tpTotal = tpMessages.reduce((n, m) => n + m.readings, 0);
     const t0 = performance.now();
     const published = publishAll(js, tpMessages).then(() => performance.now() - t0);
     await waitFor(async () => (await count(db, 'bench_tp')) === tpTotal, 600_000, `${tpTotal} readings queryable`, 50);
-    const tpSeconds = (performance.now() - t0) / 1000;
-    const publishSeconds = (await published) / 1000;
-    const ingestRate = tpTotal / tpSeconds;
+    tpSeconds = (performance.now() - t0) / 1000;
+    publishSeconds = (await published) / 1000;
+    ingestRate = tpTotal / tpSeconds;
 
     // 2. The raw rate: the same rows, INSERT ... SELECT FROM unnest into a bare table, 20,000 rows per transaction, two connections like the ingest.
     await db.query(`CREATE TABLE public.raw_readings (org_id text COLLATE "C", device_id bigint, channel smallint, read_at timestamptz, value float8,
@@ -139,13 +144,12 @@ async function main() {
         }
       }),
     );
-    const rawRate = rows.length / ((performance.now() - r0) / 1000);
+    rawRate = rows.length / ((performance.now() - r0) / 1000);
     await second.end();
 
     // 3. Latency at a steady 5,000 readings/s (50 messages of 100 per second): publish to queryable, per message.
     const latMessages = messagesFor(bus, 'bench_lat', (LATENCY_RATE / PER_MESSAGE) * LATENCY_SECONDS, now - (PER_MESSAGE - 1) * H, now);
     const pendingMarkers = new Map<number, { sentAt: number; device: number; readAt: number }>();
-    const latencies: number[] = [];
     let done = false;
     const poller = (async () => {
       while (!done || pendingMarkers.size > 0) {
@@ -177,6 +181,7 @@ async function main() {
     done = true;
     await poller;
     latencies.sort((a, b) => a - b);
+    }
 
     // 4. Gateway: history of one meter with 3 months of hourly readings, and a 100-meter bulk projection.
     const qMessages = messagesFor(bus, 'bench_q', QUERY_METERS, now - QUERY_DAYS * 24 * H, now);

@@ -6,6 +6,7 @@ import { DeviceCache } from './device-cache';
 import {
   consumptionInWindow,
   coveredChannels,
+  deviceHistory,
   findDevices,
   intervalsOverlapping,
   latestReadings,
@@ -39,6 +40,13 @@ export class ReadModel {
 
   page(orgId: string, afterId: number, limit: number) {
     return this.cache.page(orgId, afterId, limit, () => listDevices(this.db, orgId, afterId, limit));
+  }
+
+  /** The device, its intervals over [from, to) and its consumption in the window, in one query; 404 as `device`. */
+  async history(orgId: string, deviceId: number, from: number, to: number, window?: { from: number; to: number }) {
+    const history = await deviceHistory(this.db, orgId, deviceId, from, to, window);
+    if (!history) throw notFound(`device ${deviceId} not found`);
+    return history;
   }
 
   intervals(orgId: string, deviceId: number, from: number, to: number) {
