@@ -26,8 +26,9 @@ export interface PacedLoadResult {
 
 /**
  * An open-loop load generator: request i is due at start + i / rate whatever
- * the server does, and its latency runs from that moment, so time spent
- * waiting for a free connection counts (no coordinated omission). This is
+ * the server does (checked every millisecond), and its latency runs from the
+ * moment it was found due, so time spent waiting for a free connection counts
+ * (no coordinated omission). This is
  * what "p99 at N req/s" means; autocannon's `overallRate` instead sends each
  * second's quota in a burst at the start of the second and measures from the send.
  */
@@ -93,10 +94,12 @@ export async function pacedLoad(options: PacedLoadOptions): Promise<PacedLoadRes
     const now = performance.now();
     const due = Math.min(total, Math.floor(((now - t0) / 1000) * rate));
     for (; issued < due; issued++) {
-      const at = t0 + (issued * 1000) / rate;
+      // From the tick that found it due, not its exact due time: the timer's own
+      // granularity (about 1 ms) is the generator's, not the server's. Waiting for
+      // a free connection still counts, from this moment.
       const conn = idle.pop();
-      if (conn) send(conn, at);
-      else backlog.push(at);
+      if (conn) send(conn, now);
+      else backlog.push(now);
     }
     if (issued < total) setTimeout(tick, 1);
   };

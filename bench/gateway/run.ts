@@ -38,7 +38,12 @@ const GATEWAY_NODE_ARGS = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ')
  */
 const PIN = process.env.BENCH_PIN !== '0' && cpus().length >= 2 && hasTaskset();
 const CLIENT_CPUS = process.env.BENCH_CLIENT_CPUS ?? (PIN ? '0' : undefined);
-const SERVER_CPUS = process.env.BENCH_SERVER_CPUS ?? (PIN ? (cpus().length === 2 ? "1" : `1-${cpus().length - 1}`) : undefined);
+const SERVER_CPUS = process.env.BENCH_SERVER_CPUS ?? (PIN ? (cpus().length === 2 ? '1' : `1-${cpus().length - 1}`) : undefined);
+/**
+ * With pinning, the gateway's Redis is a redis-server of the bench's own on the client's CPUs: in
+ * production Redis runs on another machine, not on the gateway's cores. BENCH_OWN_REDIS=0 uses REDIS_URL.
+ */
+const OWN_REDIS = CLIENT_CPUS !== undefined && process.env.BENCH_OWN_REDIS !== '0';
 /** The target's share of the bare route's throughput; the latency phase offers it to both targets. */
 const OFFERED_SHARE = 0.6;
 /** Lower offered loads measured too, for the latency curve (BENCH_CURVE_SHARES, comma-separated; empty for none). */
@@ -180,9 +185,18 @@ async function main() {
   await seedDevices(databaseUrl, credential.orgId, DEVICES);
 
   const gatewayPort = await freePort();
+  let redisUrl = config.REDIS_URL;
+  let redis: ChildProcess | undefined;
+  if (OWN_REDIS) {
+    const port = await freePort();
+    redis = spawn('taskset', ['-c', CLIENT_CPUS!, 'redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    });
+    redisUrl = `redis://127.0.0.1:${port}`;
+  }
   const barePort = await freePort();
   const children: ChildProcess[] = [];
-  const stopAll = () => children.forEach((c) => c.exitCode === null && c.kill('SIGTERM'));
+  const stopAll = () => [...children, ...(redis ? [redis] : [])].forEach((c) => c.exitCode === null && c.kill('SIGTERM'));
   process.once('exit', stopAll);
   try {
     children.push(
@@ -192,7 +206,7 @@ async function main() {
         HTTP_HOST: '127.0.0.1',
         GATEWAY_PORT: String(gatewayPort),
         DATABASE_URL: databaseUrl,
-        REDIS_URL: config.REDIS_URL,
+        REDIS_URL: redisUrl,
         NATS_URL: config.NATS_URL,
         BUS_PREFIX: bus.prefix,
         REDIS_KEY_PREFIX: `bench${id}:`,
@@ -201,6 +215,7 @@ async function main() {
       }, GATEWAY_NODE_ARGS),
     );
     await until(async () => (await fetch(`http://127.0.0.1:${gatewayPort}/readyz`)).status === 200, 30_000, 'gateway ready');
+    const redisNote = OWN_REDIS ? `Redis: a redis-server of the bench's own, pinned to CPU ${CLIENT_CPUS} with the load generator. ` : `Redis: ${redisUrl}. `;
 
     // The bare route answers exactly what the gateway answers for this request.
     const sample = await fetch(`http://127.0.0.1:${gatewayPort}${TARGET}`, { headers: { authorization: signRequest({ ...credential, method: 'GET', target: TARGET }).authorization } });
@@ -249,7 +264,7 @@ async function main() {
     const section = [
       `Measured ${new Date().toISOString()} by \`npm run bench:gateway\` on ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ` +
         `Node ${process.version}; autocannon, ${CONNECTIONS} connections, ${DURATION} s per measurement after ${WARMUP} s of warm-up, ` +
-        `one process per server, all on this machine; ${pinning}. ` +
+        `one process per server, all on this machine; ${pinning}. ${redisNote}` +
         `Load average when the measurement ended: ${loadavg()
           .map((l) => l.toFixed(1))
           .join(' / ')} (1 / 5 / 15 min); other work on the machine moves these numbers.`,
