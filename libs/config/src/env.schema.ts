@@ -53,6 +53,8 @@ export const envSchema = z
       .string()
       .regex(/^[A-Za-z0-9_-]{0,32}$/, 'must be up to 32 characters of [A-Za-z0-9_-]')
       .default(''),
+    /** JetStream replicas of the streams the services create (and bring to this count at start); 3 on a three-server cluster. */
+    NATS_STREAM_REPLICAS: positiveInt(1, 5),
     HTTP_HOST: z.string().min(1).default('0.0.0.0'),
     GATEWAY_PORT: port(8080),
     AUTH_PORT: port(8081),
