@@ -64,6 +64,8 @@ export const envSchema = z
     RATE_LIMIT_PER_MINUTE: positiveInt(60, 1_000_000),
     /** Gateway: failed authentications a source address may cause per minute before it gets 429. */
     AUTH_FAILURE_LIMIT_PER_MINUTE: positiveInt(120, 1_000_000),
+    /** Gateway: how often it reports each credential's last accepted request to auth (`last_used_at`). */
+    GATEWAY_USAGE_REPORT_SECONDS: positiveInt(10, 3600),
     /** Gateway: keep device pages and records in memory, dropped on the read model's change notifications (docs/read-model.md). */
     GATEWAY_DEVICE_CACHE: z.enum(['on', 'off']).default('on'),
     /** Gateway, NODE_ENV=test only: shifts the clock the timestamp check uses, to replay fixed signing vectors. */

@@ -3,3 +3,4 @@ export * from './streams';
 export * from './auth-events';
 export * from './vault';
 export * from './readings';
+export * from './credential-usage';
