@@ -23,7 +23,7 @@ export default defineConfig({
           name: 'unit',
           // Unit specs first: they need no servers and fail fastest.
           sequence: { groupOrder: 0 },
-          include: ['libs/**/*.spec.ts', 'apps/**/*.spec.ts', 'test/deploy*.spec.ts', 'test/openapi*.spec.ts', 'test/demo*.spec.ts'],
+          include: ['libs/**/*.spec.ts', 'apps/**/*.spec.ts', 'bench/**/*.spec.ts', 'test/deploy*.spec.ts', 'test/openapi*.spec.ts', 'test/demo*.spec.ts'],
           exclude: ['**/*.int.spec.ts', '**/*.e2e.spec.ts', 'node_modules/**', 'dist/**'],
         },
       },

@@ -70,6 +70,27 @@ describe('the real CLI with the built auth process', () => {
     expect(again.stderr).toMatch(/already exists/);
   });
 
+  it('admin deactivate ends the sessions of that admin and stops their logins', async () => {
+    const email = 'leaver@example.test';
+    const created = await cli(['org', 'create', '--name', 'Leaving', '--admin-email', email, '--admin-password', 'a long passphrase']);
+    expect(created.code, created.stderr).toBe(0);
+    const session = await login(auth.base, email, 'a long passphrase');
+    expect((await call(auth.base, 'GET', '/org-api-credentials', { token: session })).status).toBe(200);
+
+    const result = await cli(['admin', 'deactivate', '--email', 'LEAVER@example.test']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ admin_id: expect.any(String), org_id: JSON.parse(created.stdout).org_id, deactivated: true });
+    expect((await call(auth.base, 'GET', '/org-api-credentials', { token: session })).status).toBe(401);
+    expect((await call(auth.base, 'POST', '/login', { body: { email, password: 'a long passphrase' } })).status).toBe(401);
+
+    const again = await cli(['admin', 'deactivate', '--email', email]);
+    expect(JSON.parse(again.stdout).deactivated).toBe(false);
+    const unknown = await cli(['admin', 'deactivate', '--email', 'nobody@example.test']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/no admin with email nobody@example.test/);
+    expect((await cli(['admin', 'deactivate'])).code).toBe(2);
+  });
+
   it('org create refuses bad usage with exit code 2 naming the option', async () => {
     const short = await cli(['org', 'create', '--name', 'X', '--admin-email', 'x@example.test', '--admin-password', 'short']);
     expect(short.code).toBe(2);

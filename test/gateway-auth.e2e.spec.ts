@@ -21,7 +21,7 @@ describe('credentials from the auth service reach the gateway', () => {
     port = await freePort();
     gateway = PlatformProcess.start(
       'apps/gateway/src/main.js',
-      infra.env({ GATEWAY_PORT: String(port), CREDENTIAL_KEYRING: keys.env, TRUSTED_PROXIES: '127.0.0.1/32,::1/128' }),
+      infra.env({ GATEWAY_PORT: String(port), CREDENTIAL_KEYRING: keys.env, TRUSTED_PROXIES: '127.0.0.1/32,::1/128', GATEWAY_USAGE_REPORT_SECONDS: '1' }),
     );
     await eventually(async () => (await httpStatus(`http://127.0.0.1:${port}/readyz`)) === 200, 30_000, 'gateway ready');
     const org = await newOrg(db, { fastHash: true });
@@ -66,5 +66,29 @@ describe('credentials from the auth service reach the gateway', () => {
       'revocation applied',
     );
     expect(refused.json().code).toBe('credential_revoked');
+  });
+
+  it("reports a credential's last accepted request back to auth as last_used_at", async () => {
+    const created = await call(auth.base, 'POST', '/org-api-credentials', { token, body: { name: 'usage', type: 'secret', scopes: ['meter:consumption:read'] } });
+    expect(created.status).toBe(201);
+    const credential = { accessKey: created.body.access_key as string, secretKey: created.body.secret_key as string };
+    const lastUsed = async () => {
+      const list = await call(auth.base, 'GET', '/org-api-credentials', { token });
+      return (list.body.credentials as { id: string; last_used_at: string | null }[]).find((c) => c.id === created.body.id)!.last_used_at;
+    };
+    expect(await lastUsed()).toBeNull();
+
+    const before = Date.now();
+    await eventually(async () => (await signedRequest(port, credential, { target: '/meter/v1/devices' })).status === 200, 5000, 'credential admitted');
+    const after = Date.now();
+    const reported = await eventually(async () => (await lastUsed()) ?? false, 5000, 'last_used_at reported');
+    expect(Date.parse(reported)).toBeGreaterThanOrEqual(before - 1000);
+    expect(Date.parse(reported)).toBeLessThanOrEqual(after);
+
+    // A refused request (bad signature) is not a use.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect((await signedRequest(port, { ...credential, secretKey: `${credential.secretKey}x` }, { target: '/meter/v1/devices' })).status).toBe(401);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await lastUsed()).toBe(reported);
   });
 });

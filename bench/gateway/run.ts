@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { readFileSync } from 'node:fs';
@@ -9,8 +9,9 @@ import { BusNames } from '@meter/contracts';
 import { formatKeyRing, generateKey, parseKeyRing, sodiumReady } from '@meter/crypto';
 import { signRequest } from '@meter/signing';
 import { migrateAll } from '../../scripts/migrate-all';
-import { table, writeGatewaySection, type Measurement } from './report';
-import { removeStreams, seedCredential } from './seed-credential';
+import { pacedLoad } from './paced-load';
+import { latencyTable, table, writeGatewayResults, type Measurement } from './report';
+import { removeStreams, seedCredential, seedDevices } from './seed-credential';
 
 /**
  * `npm run bench:gateway`: the full gateway pipeline (signature check,
@@ -28,8 +29,44 @@ const TARGET = '/meter/v1/devices';
 /** USER_HZ of Linux /proc times; 100 on every mainstream kernel build. */
 const CLOCK_TICKS_PER_SECOND = 100;
 
-function start(script: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, [join(DIST, script)], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+/** BENCH_GATEWAY_NODE_ARGS: extra node flags for the gateway, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
+const GATEWAY_NODE_ARGS = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
+
+/**
+ * BENCH_SERVER_CPUS / BENCH_CLIENT_CPUS (taskset lists, e.g. `1` and `0`): pin the servers and
+ * the load generator to separate CPUs, so autocannon does not take CPU time from the process measured.
+ */
+const PIN = process.env.BENCH_PIN !== '0' && cpus().length >= 2 && hasTaskset();
+const CLIENT_CPUS = process.env.BENCH_CLIENT_CPUS ?? (PIN ? '0' : undefined);
+const SERVER_CPUS = process.env.BENCH_SERVER_CPUS ?? (PIN ? (cpus().length === 2 ? '1' : `1-${cpus().length - 1}`) : undefined);
+/**
+ * With pinning, the gateway's Redis is a redis-server of the bench's own on the client's CPUs: in
+ * production Redis runs on another machine, not on the gateway's cores. BENCH_OWN_REDIS=0 uses REDIS_URL.
+ */
+const OWN_REDIS = CLIENT_CPUS !== undefined && process.env.BENCH_OWN_REDIS !== '0';
+/** The target's share of the bare route's throughput; the latency phase offers it to both targets. */
+const OFFERED_SHARE = 0.6;
+/** Lower offered loads measured too, for the latency curve (BENCH_CURVE_SHARES, comma-separated; empty for none). */
+const CURVE_SHARES = (process.env.BENCH_CURVE_SHARES ?? '0.2,0.4')
+  .split(',')
+  .filter(Boolean)
+  .map(Number);
+/** Devices of the bench organization, so the answer is a real page (both list shapes). */
+const DEVICES = 20;
+
+function hasTaskset(): boolean {
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function start(script: string, env: Record<string, string>, nodeArgs: string[] = []): ChildProcess {
+  const command = [process.execPath, ...nodeArgs, join(DIST, script)];
+  if (SERVER_CPUS) command.unshift('taskset', '-c', SERVER_CPUS);
+  const child = spawn(command[0], command.slice(1), { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
   child.unref();
   return child;
 }
@@ -74,6 +111,31 @@ async function measure(label: string, port: number, path: string, server: ChildP
   return measurement(label, result, cpu);
 }
 
+/** The latency phase: an open-loop load at `rate` (see pacedLoad), with the server's CPU time per request. */
+async function measurePaced(label: string, port: number, server: ChildProcess, credential: { accessKey: string; secretKey: string }, rate: number) {
+  const before = cpuSeconds(server.pid);
+  const result = await pacedLoad({
+    port,
+    connections: CONNECTIONS,
+    rate,
+    durationSeconds: DURATION,
+    request: () =>
+      `GET ${TARGET} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\nauthorization: ${signRequest({ ...credential, method: 'GET', target: TARGET }).authorization}\r\n\r\n`,
+  });
+  const after = cpuSeconds(server.pid);
+  return {
+    label,
+    offered: rate,
+    requestsPerSecond: result.answered,
+    p50: result.p50,
+    p99: result.p99,
+    errors: result.errors + Object.entries(result.statuses).reduce((n, [code, count]) => n + (code.startsWith('2') ? 0 : count), 0),
+    cpuMicrosPerRequest: before === undefined || after === undefined ? undefined : ((after - before) * 1e6) / result.total,
+    statuses: Object.entries(result.statuses).map(([code, count]) => `${count} × ${code}`).join(', ') + (result.errors ? `, ${result.errors} errors` : ''),
+  };
+}
+
+/** As fast as the server answers: saturation. */
 async function cannon(port: number, credential: { accessKey: string; secretKey: string }, duration: number, path = TARGET) {
   return autocannon({
     url: `http://127.0.0.1:${port}`,
@@ -103,12 +165,14 @@ function measurement(label: string, result: autocannon.Result, cpuMicrosPerReque
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
     cpuMicrosPerRequest,
     statuses: statuses || 'none',
   };
 }
 
 async function main() {
+  if (CLIENT_CPUS) execFileSync('taskset', ['-a', '-c', '-p', CLIENT_CPUS, String(process.pid)], { stdio: 'ignore' });
   const config = loadConfig();
   await sodiumReady();
   const keyRing = formatKeyRing([generateKey('bench')]);
@@ -118,11 +182,21 @@ async function main() {
   const databaseUrl = Object.assign(new URL(config.DATABASE_URL), { pathname: `${new URL(config.DATABASE_URL).pathname}_bench_gateway` }).toString();
   await migrateAll(databaseUrl);
   const credential = await seedCredential(config.NATS_URL, bus, parseKeyRing(keyRing));
+  await seedDevices(databaseUrl, credential.orgId, DEVICES);
 
   const gatewayPort = await freePort();
+  let redisUrl = config.REDIS_URL;
+  let redis: ChildProcess | undefined;
+  if (OWN_REDIS) {
+    const port = await freePort();
+    redis = spawn('taskset', ['-c', CLIENT_CPUS!, 'redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    });
+    redisUrl = `redis://127.0.0.1:${port}`;
+  }
   const barePort = await freePort();
   const children: ChildProcess[] = [];
-  const stopAll = () => children.forEach((c) => c.exitCode === null && c.kill('SIGTERM'));
+  const stopAll = () => [...children, ...(redis ? [redis] : [])].forEach((c) => c.exitCode === null && c.kill('SIGTERM'));
   process.once('exit', stopAll);
   try {
     children.push(
@@ -132,15 +206,16 @@ async function main() {
         HTTP_HOST: '127.0.0.1',
         GATEWAY_PORT: String(gatewayPort),
         DATABASE_URL: databaseUrl,
-        REDIS_URL: config.REDIS_URL,
+        REDIS_URL: redisUrl,
         NATS_URL: config.NATS_URL,
         BUS_PREFIX: bus.prefix,
         REDIS_KEY_PREFIX: `bench${id}:`,
         CREDENTIAL_KEYRING: keyRing,
         RATE_LIMIT_PER_MINUTE: '1000000',
-      }),
+      }, GATEWAY_NODE_ARGS),
     );
     await until(async () => (await fetch(`http://127.0.0.1:${gatewayPort}/readyz`)).status === 200, 30_000, 'gateway ready');
+    const redisNote = OWN_REDIS ? `Redis: a redis-server of the bench's own, pinned to CPU ${CLIENT_CPUS} with the load generator. ` : `Redis: ${redisUrl}. `;
 
     // The bare route answers exactly what the gateway answers for this request.
     const sample = await fetch(`http://127.0.0.1:${gatewayPort}${TARGET}`, { headers: { authorization: signRequest({ ...credential, method: 'GET', target: TARGET }).authorization } });
@@ -159,23 +234,37 @@ async function main() {
     await cannon(barePort, credential, WARMUP);
     await cannon(gatewayPort, credential, WARMUP);
     const [gatewayProcess, bareProcess] = children;
+    // 1. Saturation: each target as fast as it answers.
     const bare = await measure('bare Fastify route, same JSON', barePort, TARGET, bareProcess, credential);
     // Same process, an open route: what Nest and the platform hooks cost before any security work.
     const open = await measure('gateway process, open `GET /healthz` (no pipeline)', gatewayPort, '/healthz', gatewayProcess, credential);
     const gateway = await measure(`gateway \`GET ${TARGET}\`, full pipeline`, gatewayPort, TARGET, gatewayProcess, credential);
     const ratio = gateway.requestsPerSecond / bare.requestsPerSecond;
+    // 2. Latency: both targets offered the same load, 0.6 of what the bare route answered.
+    const curve: (Measurement & { offered: number })[] = [];
+    for (const share of [...CURVE_SHARES, OFFERED_SHARE]) {
+      const rate = Math.floor(bare.requestsPerSecond * share);
+      curve.push(await measurePaced('bare Fastify route, same JSON', barePort, bareProcess, credential, rate));
+      curve.push(await measurePaced(`gateway \`GET ${TARGET}\`, full pipeline`, gatewayPort, gatewayProcess, credential, rate));
+    }
+    const offered = Math.floor(bare.requestsPerSecond * OFFERED_SHARE);
+    const gatewayAtRate = curve[curve.length - 1];
+    const withinTarget = curve.filter((m, i) => i % 2 === 1 && m.p99 <= 5 && !m.errors && m.requestsPerSecond >= 0.99 * m.offered);
+    const best = withinTarget.length ? Math.max(...withinTarget.map((m) => m.offered)) : undefined;
+    const kept = gatewayAtRate.requestsPerSecond / offered;
+    const latencyMet = kept >= 0.99 && gatewayAtRate.p99 <= 5 && !gatewayAtRate.errors;
 
     const routeNote =
       sample.status === 200
-        ? `The gateway answered ${sample.status} with ${body.length} bytes (an organization without devices unless seeded).`
-        : `The gateway answered **${sample.status}** (${body.length} bytes): \`GET ${TARGET}\` was not on this build, so this measures the ` +
-          'full security pipeline followed by the 404 handler, not the devices query. Re-run after the devices route is merged.';
+        ? `The gateway answered ${sample.status} with ${body.length} bytes: a page of the organization's ${DEVICES} devices in both list shapes.`
+        : `The gateway answered **${sample.status}** (${body.length} bytes), not 200: this run did not measure the devices route.`;
+    const pinning = CLIENT_CPUS
+      ? `autocannon pinned to CPU ${CLIENT_CPUS} and the two servers to CPU ${SERVER_CPUS} (taskset; Postgres, Redis and NATS are not pinned)`
+      : 'nothing pinned (the load generator shares the CPUs with the servers)';
     const section = [
-      '## Gateway',
-      '',
       `Measured ${new Date().toISOString()} by \`npm run bench:gateway\` on ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ` +
-        `Node ${process.version}; autocannon, ${CONNECTIONS} connections, ${DURATION} s per target after ${WARMUP} s of warm-up, ` +
-        'one process per server, all on this machine (the load generator shares the CPUs). ' +
+        `Node ${process.version}; autocannon, ${CONNECTIONS} connections, ${DURATION} s per measurement after ${WARMUP} s of warm-up, ` +
+        `one process per server, all on this machine; ${pinning}. ${redisNote}` +
         `Load average when the measurement ended: ${loadavg()
           .map((l) => l.toFixed(1))
           .join(' / ')} (1 / 5 / 15 min); other work on the machine moves these numbers.`,
@@ -184,16 +273,31 @@ async function main() {
         'header parsing, credential lookup in its in-memory view, HMAC over the raw target and body, scope and allow-list, ' +
         `and the Redis sliding-window script (EVALSHA) with \`RATE_LIMIT_PER_MINUTE=1000000\`; \`LOG_LEVEL=warn\`. ${routeNote}`,
       '',
+      '**Throughput at saturation** (each target as fast as it answers):',
+      '',
       table([bare, open, gateway]),
       '',
-      `Gateway / bare throughput: **${ratio.toFixed(2)}** (target ≥ 0.60: ${ratio >= 0.6 ? 'met' : 'not met'}); ` +
-        `gateway p99 ${gateway.p99} ms (target ≤ 5 ms: ${gateway.p99 <= 5 ? 'met' : 'not met'}).`,
+      `Gateway / bare throughput: **${ratio.toFixed(2)}** (target ≥ 0.60: ${ratio >= 0.6 ? 'met' : 'not met'}).`,
+      '',
+      `**Latency at a fixed offered load** (${[...CURVE_SHARES, OFFERED_SHARE].map((x) => `${Math.round(x * 100)} %`).join(', ')} of the bare route's ` +
+        `saturated throughput, the same load to each target over the same ${CONNECTIONS} connections):`,
+      '',
+      latencyTable(curve),
+      '',
+      `At ${offered} req/s (0.6 of bare) the gateway kept ${(kept * 100).toFixed(1)} % of the offered load with p99 ${gatewayAtRate.p99} ms ` +
+        `(target: at least 0.6 of the bare throughput with p99 ≤ 5 ms: ${latencyMet ? 'met' : 'not met'}). ` +
+        (best === undefined
+          ? 'No offered load measured here kept the gateway within p99 ≤ 5 ms.'
+          : `The highest offered load measured here with the gateway at p99 ≤ 5 ms: ${best} req/s (${(best / bare.requestsPerSecond).toFixed(2)} of bare).`),
       '',
     ].join('\n');
-    writeGatewaySection(join(ROOT, 'docs', 'benchmarks.md'), section);
+    writeGatewayResults(join(ROOT, 'docs', 'benchmarks.md'), section);
     console.log(section);
   } finally {
+    const exited = children.map((c) => (c.exitCode === null ? new Promise((resolve) => c.once('exit', resolve)) : undefined));
     stopAll();
+    // Wait for them, so a profile the gateway writes at exit (BENCH_GATEWAY_NODE_ARGS) is complete.
+    await Promise.all(exited);
     await removeStreams(config.NATS_URL, bus);
   }
 }

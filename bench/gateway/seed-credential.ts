@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { BusNames, platformStreams } from '@meter/contracts';
 import type { KeyRing } from '@meter/crypto';
@@ -27,5 +28,21 @@ export async function removeStreams(natsUrl: string, bus: BusNames): Promise<voi
     await jsm.streams.delete(platformStreams(bus).authEvents.name).catch(() => false);
   } finally {
     await nc.drain();
+  }
+}
+
+/** Devices of the organization straight in the read model, so `GET /meter/v1/devices` answers a real page. */
+export async function seedDevices(databaseUrl: string, orgId: string, count: number): Promise<void> {
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    await db.query(
+      `INSERT INTO ingest.devices (org_id, device_id, name, channels, activated_at)
+       SELECT $1, d, 'Meter ' || d, 1 + d % 2, timestamptz '2026-01-01' + d * interval '1 day' FROM generate_series(1, $2::int) AS d
+       ON CONFLICT DO NOTHING`,
+      [orgId, count],
+    );
+  } finally {
+    await db.end();
   }
 }

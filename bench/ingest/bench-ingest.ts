@@ -105,7 +105,8 @@ async function main() {
   // BENCH_INGEST_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the ingest process.
   const ingest = startProcess('apps/ingest/src/main.js', env, (process.env.BENCH_INGEST_NODE_ARGS ?? '').split(' ').filter(Boolean));
   const moreIngest = extraPorts.map((port) => startProcess('apps/ingest/src/main.js', { ...env, INGEST_PORT: String(port) }));
-  const gateway = startProcess('apps/gateway/src/main.js', env);
+  // BENCH_GATEWAY_NODE_ARGS profiles the gateway the same way.
+  const gateway = startProcess('apps/gateway/src/main.js', env, (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean));
   const nc = await connectNats(base.NATS_URL, 'bench-ingest');
   const js = jetstream(nc);
   const db = new Client({ connectionString: databaseUrl });
@@ -121,112 +122,117 @@ async function main() {
     await db.connect();
     const now = Math.floor(Date.now() / H) * H;
 
-    // 1. Throughput: 1,000 meters, 100 readings per message, publish to queryable, after a warm-up of other meters
-    // (the process has compiled its hot code and sized its heap, as a running ingest has).
-    if (WARMUP_METERS > 0) {
-      const warmup = messagesFor(bus, 'bench_warmup', WARMUP_METERS, now - (THROUGHPUT_READINGS_PER_METER - 1) * H, now);
-      await publishAll(js, warmup);
-      const warmupTotal = warmup.reduce((n, m) => n + m.readings, 0);
-      await waitFor(async () => (await count(db, 'bench_warmup')) === warmupTotal, 600_000, `${warmupTotal} warm-up readings queryable`, 50);
-    }
-    const tpMessages = messagesFor(bus, 'bench_tp', THROUGHPUT_METERS, now - (THROUGHPUT_READINGS_PER_METER - 1) * H, now);
-    const tpTotal = tpMessages.reduce((n, m) => n + m.readings, 0);
-    // CPU seconds of the ingest processes and of their Postgres connections: steadier than wall time on a shared machine.
-    const ingestPids = [ingest, ...moreIngest].map((p) => p.child.pid!);
-    const pollPid = [Number((await db.query('SELECT pg_backend_pid() AS pid')).rows[0].pid)];
-    const cpu0 = { node: cpuSnapshot(ingestPids), pg: cpuSnapshot(await backendPids(db, 'ingest')), poll: cpuSnapshot(pollPid) };
-    const t0 = performance.now();
-    const published = publishAll(js, tpMessages).then(() => performance.now() - t0);
-    await waitFor(async () => (await count(db, 'bench_tp')) === tpTotal, 600_000, `${tpTotal} readings queryable`, 50);
-    const tpSeconds = (performance.now() - t0) / 1000;
-    const ingestCpu = {
-      node: cpuBetween(cpu0.node, cpuSnapshot(ingestPids)),
-      pg: cpuBetween(cpu0.pg, cpuSnapshot(await backendPids(db, 'ingest'))),
-      poll: cpuBetween(cpu0.poll, cpuSnapshot(pollPid)),
-    };
-    const publishSeconds = (await published) / 1000;
-    const ingestRate = tpTotal / tpSeconds;
-
-    // 2. The raw rate: the same rows, INSERT ... SELECT FROM unnest into a bare table, in the ingest's transactions
-    // (INGEST_BATCH_MESSAGES x 100 rows) on as many connections as it writes with (INGEST_CONCURRENCY). The array
-    // parameters are built as text before the clock starts: this measures Postgres, not the client's escaping
-    // (the earlier way, node-postgres escaping the arrays on the clock, is still measured and reported).
-    const rows = tpMessages.flatMap((m) => (JSON.parse(m.data) as { read_at: string; value: string }[]).map((r) => ({ device: m.device, readAt: Date.parse(r.read_at), value: Number(r.value) })));
-    const rawBatchRows = base.INGEST_BATCH_MESSAGES * PER_MESSAGE;
-    const lanes = [db, ...(await Promise.all(Array.from({ length: base.INGEST_CONCURRENCY - 1 }, async () => {
-      const client = new Client({ connectionString: databaseUrl });
-      await client.connect();
-      return client;
-    })))];
-    const arrayText = (values: readonly (string | number)[]) => `{${values.join(',')}}`;
-    const batches: { rows: typeof rows; text: string[] }[] = [];
-    for (let i = 0; i < rows.length; i += rawBatchRows) {
-      const batch = rows.slice(i, i + rawBatchRows);
-      batches.push({ rows: batch, text: [arrayText(batch.map(() => 'bench_tp')), arrayText(batch.map((r) => r.device)), arrayText(batch.map(() => 1)), arrayText(batch.map((r) => r.readAt)), arrayText(batch.map((r) => r.value))] });
-    }
-    const rawPids = await Promise.all(lanes.map(async (client) => Number((await client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid)));
-    /** Inserts every batch into a fresh bare table; `prepared` sends the array text built above, else node-postgres builds the arrays on the clock. */
-    const rawInsert = async (table: string, prepared: boolean) => {
-      await db.query(`CREATE TABLE ${table} (org_id text COLLATE "C", device_id bigint, channel smallint, read_at timestamptz, value float8,
-        PRIMARY KEY (org_id, device_id, channel, read_at))`);
-      const started = performance.now();
-      await Promise.all(
-        lanes.map(async (client, lane) => {
-          for (let b = lane; b < batches.length; b += lanes.length) {
-            const batch = batches[b];
-            await client.query('BEGIN');
-            await client.query(
-              `INSERT INTO ${table} SELECT o, d, c, to_timestamp(t / 1000.0), v FROM unnest($1::text[], $2::bigint[], $3::smallint[], $4::float8[], $5::float8[]) AS u(o, d, c, t, v)`,
-              prepared ? batch.text : ([batch.rows.map(() => 'bench_tp'), batch.rows.map((r) => r.device), batch.rows.map(() => 1), batch.rows.map((r) => r.readAt), batch.rows.map((r) => r.value)] as unknown[]),
-            );
-            await client.query('COMMIT');
-          }
-        }),
-      );
-      return rows.length / ((performance.now() - started) / 1000);
-    };
-    // As measured before (arrays escaped by node-postgres while the clock runs), kept for comparison with earlier runs.
-    const clientArraysRate = await rawInsert('public.raw_readings_client_arrays', false);
-    const rawCpu0 = cpuSnapshot(rawPids);
-    const rawRate = await rawInsert('public.raw_readings', true);
-    const rawPgCpu = cpuBetween(rawCpu0, cpuSnapshot(rawPids));
-    for (const client of lanes.slice(1)) await client.end();
-
-    // 3. Latency at a steady 5,000 readings/s (50 messages of 100 per second): publish to queryable, per message.
-    const latMessages = messagesFor(bus, 'bench_lat', (LATENCY_RATE / PER_MESSAGE) * LATENCY_SECONDS, now - (PER_MESSAGE - 1) * H, now);
-    const pendingMarkers = new Map<number, { sentAt: number; device: number; readAt: number }>();
-    const latencies: number[] = [];
-    let done = false;
-    const poller = (async () => {
-      while (!done || pendingMarkers.size > 0) {
-        if (pendingMarkers.size > 0) {
-          const list = [...pendingMarkers.entries()];
-          const found = await db.query(
-            `SELECT m.i FROM unnest($1::int[], $2::bigint[], $3::float8[]) AS m(i, d, t)
-             WHERE EXISTS (SELECT 1 FROM ingest.readings r WHERE r.org_id = 'bench_lat' AND r.device_id = m.d AND r.channel = 1 AND r.read_at = to_timestamp(m.t / 1000.0))`,
-            [list.map(([i]) => i), list.map(([, m]) => m.device), list.map(([, m]) => m.readAt)],
-          );
-          const at = performance.now();
-          for (const { i } of found.rows as { i: number }[]) {
-            latencies.push(at - pendingMarkers.get(i)!.sentAt);
-            pendingMarkers.delete(i);
-          }
-        }
-        await new Promise((resolve) => setTimeout(resolve, 5));
+    // BENCH_QUERIES_ONLY=1 skips parts 1-3 (throughput, raw rate, latency) and measures only the queries.
+    const ingestParts = process.env.BENCH_QUERIES_ONLY === '1' ? undefined : await measureIngest();
+    async function measureIngest() {
+      // 1. Throughput: 1,000 meters, 100 readings per message, publish to queryable, after a warm-up of other meters
+      // (the process has compiled its hot code and sized its heap, as a running ingest has).
+      if (WARMUP_METERS > 0) {
+        const warmup = messagesFor(bus, 'bench_warmup', WARMUP_METERS, now - (THROUGHPUT_READINGS_PER_METER - 1) * H, now);
+        await publishAll(js, warmup);
+        const warmupTotal = warmup.reduce((n, m) => n + m.readings, 0);
+        await waitFor(async () => (await count(db, 'bench_warmup')) === warmupTotal, 600_000, `${warmupTotal} warm-up readings queryable`, 50);
       }
-    })();
-    const l0 = performance.now();
-    for (let i = 0; i < latMessages.length; i++) {
-      const due = l0 + (i * 1000 * PER_MESSAGE) / LATENCY_RATE;
-      const wait = due - performance.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      const m = latMessages[i];
-      pendingMarkers.set(i, { sentAt: performance.now(), device: m.device, readAt: m.lastReadAt });
-      void js.publish(m.subject, m.data);
+      const tpMessages = messagesFor(bus, 'bench_tp', THROUGHPUT_METERS, now - (THROUGHPUT_READINGS_PER_METER - 1) * H, now);
+      const tpTotal = tpMessages.reduce((n, m) => n + m.readings, 0);
+      // CPU seconds of the ingest processes and of their Postgres connections: steadier than wall time on a shared machine.
+      const ingestPids = [ingest, ...moreIngest].map((p) => p.child.pid!);
+      const pollPid = [Number((await db.query('SELECT pg_backend_pid() AS pid')).rows[0].pid)];
+      const cpu0 = { node: cpuSnapshot(ingestPids), pg: cpuSnapshot(await backendPids(db, 'ingest')), poll: cpuSnapshot(pollPid) };
+      const t0 = performance.now();
+      const published = publishAll(js, tpMessages).then(() => performance.now() - t0);
+      await waitFor(async () => (await count(db, 'bench_tp')) === tpTotal, 600_000, `${tpTotal} readings queryable`, 50);
+      const tpSeconds = (performance.now() - t0) / 1000;
+      const ingestCpu = {
+        node: cpuBetween(cpu0.node, cpuSnapshot(ingestPids)),
+        pg: cpuBetween(cpu0.pg, cpuSnapshot(await backendPids(db, 'ingest'))),
+        poll: cpuBetween(cpu0.poll, cpuSnapshot(pollPid)),
+      };
+      const publishSeconds = (await published) / 1000;
+      const ingestRate = tpTotal / tpSeconds;
+
+      // 2. The raw rate: the same rows, INSERT ... SELECT FROM unnest into a bare table, in the ingest's transactions
+      // (INGEST_BATCH_MESSAGES x 100 rows) on as many connections as it writes with (INGEST_CONCURRENCY). The array
+      // parameters are built as text before the clock starts: this measures Postgres, not the client's escaping
+      // (the earlier way, node-postgres escaping the arrays on the clock, is still measured and reported).
+      const rows = tpMessages.flatMap((m) => (JSON.parse(m.data) as { read_at: string; value: string }[]).map((r) => ({ device: m.device, readAt: Date.parse(r.read_at), value: Number(r.value) })));
+      const rawBatchRows = base.INGEST_BATCH_MESSAGES * PER_MESSAGE;
+      const lanes = [db, ...(await Promise.all(Array.from({ length: base.INGEST_CONCURRENCY - 1 }, async () => {
+        const client = new Client({ connectionString: databaseUrl });
+        await client.connect();
+        return client;
+      })))];
+      const arrayText = (values: readonly (string | number)[]) => `{${values.join(',')}}`;
+      const batches: { rows: typeof rows; text: string[] }[] = [];
+      for (let i = 0; i < rows.length; i += rawBatchRows) {
+        const batch = rows.slice(i, i + rawBatchRows);
+        batches.push({ rows: batch, text: [arrayText(batch.map(() => 'bench_tp')), arrayText(batch.map((r) => r.device)), arrayText(batch.map(() => 1)), arrayText(batch.map((r) => r.readAt)), arrayText(batch.map((r) => r.value))] });
+      }
+      const rawPids = await Promise.all(lanes.map(async (client) => Number((await client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid)));
+      /** Inserts every batch into a fresh bare table; `prepared` sends the array text built above, else node-postgres builds the arrays on the clock. */
+      const rawInsert = async (table: string, prepared: boolean) => {
+        await db.query(`CREATE TABLE ${table} (org_id text COLLATE "C", device_id bigint, channel smallint, read_at timestamptz, value float8,
+          PRIMARY KEY (org_id, device_id, channel, read_at))`);
+        const started = performance.now();
+        await Promise.all(
+          lanes.map(async (client, lane) => {
+            for (let b = lane; b < batches.length; b += lanes.length) {
+              const batch = batches[b];
+              await client.query('BEGIN');
+              await client.query(
+                `INSERT INTO ${table} SELECT o, d, c, to_timestamp(t / 1000.0), v FROM unnest($1::text[], $2::bigint[], $3::smallint[], $4::float8[], $5::float8[]) AS u(o, d, c, t, v)`,
+                prepared ? batch.text : ([batch.rows.map(() => 'bench_tp'), batch.rows.map((r) => r.device), batch.rows.map(() => 1), batch.rows.map((r) => r.readAt), batch.rows.map((r) => r.value)] as unknown[]),
+              );
+              await client.query('COMMIT');
+            }
+          }),
+        );
+        return rows.length / ((performance.now() - started) / 1000);
+      };
+      // As measured before (arrays escaped by node-postgres while the clock runs), kept for comparison with earlier runs.
+      const clientArraysRate = await rawInsert('public.raw_readings_client_arrays', false);
+      const rawCpu0 = cpuSnapshot(rawPids);
+      const rawRate = await rawInsert('public.raw_readings', true);
+      const rawPgCpu = cpuBetween(rawCpu0, cpuSnapshot(rawPids));
+      for (const client of lanes.slice(1)) await client.end();
+
+      // 3. Latency at a steady 5,000 readings/s (50 messages of 100 per second): publish to queryable, per message.
+      const latMessages = messagesFor(bus, 'bench_lat', (LATENCY_RATE / PER_MESSAGE) * LATENCY_SECONDS, now - (PER_MESSAGE - 1) * H, now);
+      const pendingMarkers = new Map<number, { sentAt: number; device: number; readAt: number }>();
+      const latencies: number[] = [];
+      let done = false;
+      const poller = (async () => {
+        while (!done || pendingMarkers.size > 0) {
+          if (pendingMarkers.size > 0) {
+            const list = [...pendingMarkers.entries()];
+            const found = await db.query(
+              `SELECT m.i FROM unnest($1::int[], $2::bigint[], $3::float8[]) AS m(i, d, t)
+               WHERE EXISTS (SELECT 1 FROM ingest.readings r WHERE r.org_id = 'bench_lat' AND r.device_id = m.d AND r.channel = 1 AND r.read_at = to_timestamp(m.t / 1000.0))`,
+              [list.map(([i]) => i), list.map(([, m]) => m.device), list.map(([, m]) => m.readAt)],
+            );
+            const at = performance.now();
+            for (const { i } of found.rows as { i: number }[]) {
+              latencies.push(at - pendingMarkers.get(i)!.sentAt);
+              pendingMarkers.delete(i);
+            }
+          }
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      })();
+      const l0 = performance.now();
+      for (let i = 0; i < latMessages.length; i++) {
+        const due = l0 + (i * 1000 * PER_MESSAGE) / LATENCY_RATE;
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        const m = latMessages[i];
+        pendingMarkers.set(i, { sentAt: performance.now(), device: m.device, readAt: m.lastReadAt });
+        void js.publish(m.subject, m.data);
+      }
+      done = true;
+      await poller;
+      latencies.sort((a, b) => a - b);
+      return { tpTotal, tpSeconds, publishSeconds, ingestRate, rawRate, rawBatchRows, lanes: lanes.length, clientArraysRate, ingestCpu, rawPgCpu, rawRows: rows.length, latencies };
     }
-    done = true;
-    await poller;
-    latencies.sort((a, b) => a - b);
 
     // 4. Gateway: history of one meter with 3 months of hourly readings, and a 100-meter bulk projection.
     const queries = SKIP_QUERIES ? undefined : await measureQueries();
@@ -274,15 +280,18 @@ async function main() {
     say('| measure | value |');
     say('|---|---|');
     say(`| ingest processes on the one durable consumer | ${replicas} |`);
-    say(`| readings published (${THROUGHPUT_METERS} meters, ${PER_MESSAGE} per message), after a warm-up of ${WARMUP_METERS} other meters | ${tpTotal} |`);
-    say(`| publish to all queryable | ${round(tpSeconds, 2)} s (publishing alone ${round(publishSeconds, 2)} s) |`);
-    say(`| ingest rate, publish to queryable | ${Math.round(ingestRate)} readings/s |`);
-    say(`| raw INSERT ... unnest of the same rows into a bare table (${rawBatchRows} rows per transaction, ${lanes.length} connections) | ${Math.round(rawRate)} rows/s |`);
-    say(`| ratio ingest / raw | ${round(ingestRate / rawRate, 2)} |`);
-    say(`| raw as measured before: node-postgres escaping the arrays while the clock runs | ${Math.round(clientArraysRate)} rows/s (ratio ${round(ingestRate / clientArraysRate, 2)}) |`);
-    say(`| CPU per 1,000 readings: ingest (Node) / its Postgres connections / raw insert's Postgres connections | ${round((ingestCpu.node * 1e6) / tpTotal, 2)} / ${round((ingestCpu.pg * 1e6) / tpTotal, 2)} / ${round((rawPgCpu * 1e6) / rows.length, 2)} ms |`);
-    say(`| Postgres CPU of the benchmark's own count(*) polling while the ingest ran | ${round(ingestCpu.poll, 2)} s |`);
-    say(`| steady ${LATENCY_RATE} readings/s for ${LATENCY_SECONDS} s: publish to queryable p50 / p99 / max | ${round(percentile(latencies, 50))} / ${round(percentile(latencies, 99))} / ${round(latencies[latencies.length - 1])} ms (${latencies.length} messages) |`);
+    if (ingestParts) {
+      const { tpTotal, tpSeconds, publishSeconds, ingestRate, rawRate, rawBatchRows, lanes, clientArraysRate, ingestCpu, rawPgCpu, rawRows, latencies } = ingestParts;
+      say(`| readings published (${THROUGHPUT_METERS} meters, ${PER_MESSAGE} per message), after a warm-up of ${WARMUP_METERS} other meters | ${tpTotal} |`);
+      say(`| publish to all queryable | ${round(tpSeconds, 2)} s (publishing alone ${round(publishSeconds, 2)} s) |`);
+      say(`| ingest rate, publish to queryable | ${Math.round(ingestRate)} readings/s |`);
+      say(`| raw INSERT ... unnest of the same rows into a bare table (${rawBatchRows} rows per transaction, ${lanes} connections) | ${Math.round(rawRate)} rows/s |`);
+      say(`| ratio ingest / raw | ${round(ingestRate / rawRate, 2)} |`);
+      say(`| raw as measured before: node-postgres escaping the arrays while the clock runs | ${Math.round(clientArraysRate)} rows/s (ratio ${round(ingestRate / clientArraysRate, 2)}) |`);
+      say(`| CPU per 1,000 readings: ingest (Node) / its Postgres connections / raw insert's Postgres connections | ${round((ingestCpu.node * 1e6) / tpTotal, 2)} / ${round((ingestCpu.pg * 1e6) / tpTotal, 2)} / ${round((rawPgCpu * 1e6) / rawRows, 2)} ms |`);
+      say(`| Postgres CPU of the benchmark's own count(*) polling while the ingest ran | ${round(ingestCpu.poll, 2)} s |`);
+      say(`| steady ${LATENCY_RATE} readings/s for ${LATENCY_SECONDS} s: publish to queryable p50 / p99 / max | ${round(percentile(latencies, 50))} / ${round(percentile(latencies, 99))} / ${round(latencies[latencies.length - 1])} ms (${latencies.length} messages) |`);
+    }
     if (queries) {
       say(`| ${QUERY_METERS} meters x ${QUERY_DAYS} days hourly (${queries.qTotal} readings), publish to queryable | ${Math.round(queries.qRate)} readings/s |`);
       say('');

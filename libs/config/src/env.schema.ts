@@ -53,6 +53,8 @@ export const envSchema = z
       .string()
       .regex(/^[A-Za-z0-9_-]{0,32}$/, 'must be up to 32 characters of [A-Za-z0-9_-]')
       .default(''),
+    /** JetStream replicas of the streams the services create (and bring to this count at start); 3 on a three-server cluster. */
+    NATS_STREAM_REPLICAS: positiveInt(1, 5),
     HTTP_HOST: z.string().min(1).default('0.0.0.0'),
     GATEWAY_PORT: port(8080),
     AUTH_PORT: port(8081),
@@ -62,6 +64,10 @@ export const envSchema = z
     RATE_LIMIT_PER_MINUTE: positiveInt(60, 1_000_000),
     /** Gateway: failed authentications a source address may cause per minute before it gets 429. */
     AUTH_FAILURE_LIMIT_PER_MINUTE: positiveInt(120, 1_000_000),
+    /** Gateway: how often it reports each credential's last accepted request to auth (`last_used_at`). */
+    GATEWAY_USAGE_REPORT_SECONDS: positiveInt(10, 3600),
+    /** Gateway: keep device pages and records in memory, dropped on the read model's change notifications (docs/read-model.md). */
+    GATEWAY_DEVICE_CACHE: z.enum(['on', 'off']).default('on'),
     /** Gateway, NODE_ENV=test only: shifts the clock the timestamp check uses, to replay fixed signing vectors. */
     GATEWAY_TEST_CLOCK_OFFSET_SECONDS: z.coerce.number().int().default(0),
     SESSION_TTL_SECONDS: positiveInt(3600, 7 * 24 * 3600),

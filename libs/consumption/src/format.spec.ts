@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dataPointDate, displayValue, formatDecimal, formatWithUnit, roundDecimal } from './format';
+import { dataPointDate, decimalAndFormatted, displayValue, formatDecimal, formatWithUnit, roundDecimal } from './format';
 
 describe('formatDecimal', () => {
   it.each<[number, number, string]>([
@@ -82,6 +82,24 @@ describe('formatWithUnit', () => {
     [5, 2, '', '5.00'],
   ])('%s, %i places, %j -> %s', (value, places, unit, expected) => {
     expect(formatWithUnit(value, places, unit)).toBe(expected);
+  });
+});
+
+describe('decimalAndFormatted', () => {
+  // Rounding once for both strings changes nothing: they are formatDecimal's and formatWithUnit's.
+  it.each<[number, number, string]>([
+    [12.345, 3, 'm³'],
+    [1234.5678, 3, 'm³'],
+    [0, 0, 'L'],
+    [-0.0004, 3, 'm³'],
+    [1.0005, 3, 'm³'],
+    [0.1 + 0.2, 1, ''],
+    [-1234567.891, 2, 'L'],
+    [123456789012.3456, 4, 'm³'],
+    [1e-7, 3, 'm³'],
+    [2.675, 2, '€'],
+  ])('%s, %i places, %j', (value, places, unit) => {
+    expect(decimalAndFormatted(value, places, unit)).toEqual({ value: formatDecimal(value, places), value_fmt: formatWithUnit(value, places, unit) });
   });
 });
 

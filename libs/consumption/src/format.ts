@@ -33,7 +33,20 @@ export function displayValue(value: number): string {
 
 /** `value_fmt`: the value with its decimal places, grouped like display_value, then the unit: `1,234.567 m³`. */
 export function formatWithUnit(value: number, decimalPlaces: number, unit: string): string {
-  const number = groupThousands(formatDecimal(value, decimalPlaces));
+  return withUnit(formatDecimal(value, decimalPlaces), unit);
+}
+
+/**
+ * `value` and `value_fmt` of one number, rounded once: the same strings as
+ * `formatDecimal` and `formatWithUnit` (a history answer has hundreds of them).
+ */
+export function decimalAndFormatted(value: number, decimalPlaces: number, unit: string): { value: string; value_fmt: string } {
+  const decimal = formatDecimal(value, decimalPlaces);
+  return { value: decimal, value_fmt: withUnit(decimal, unit) };
+}
+
+function withUnit(decimal: string, unit: string): string {
+  const number = groupThousands(decimal);
   return unit === '' ? number : `${number} ${unit}`;
 }
 

@@ -4,3 +4,4 @@ export * from './auth-events';
 export * from './vault';
 export * from './readings';
 export * from './reading-message-reader';
+export * from './credential-usage';

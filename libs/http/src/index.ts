@@ -9,3 +9,4 @@ export * from './probes.controller';
 export * from './http-core.module';
 export * from './http-hooks';
 export * from './openapi';
+export * from './lazy-child-logger';

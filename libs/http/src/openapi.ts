@@ -53,7 +53,7 @@ const PROBLEM_SCHEMA = {
         '`unknown_access_key`, `invalid_signature`, `timestamp_out_of_range`, `credential_revoked` (401);',
         '`insufficient_scope`, `source_address_not_allowed` (403); `rate_limited` (429); `validation_failed` (400); `not_found` (404).',
         'Management API: `missing_authorization`, `malformed_authorization`, `invalid_session`, `invalid_credentials` (401); `credential_revoked`, `concurrent_modification` (409);',
-        '`validation_failed` (400); `not_found` (404); `rate_limited` (429); `vault_unavailable`, `throttle_unavailable` (503).',
+        '`validation_failed` (400); `not_found` (404); `rate_limited` (429, login only); `vault_bad_reply` (502); `vault_unavailable`, `throttle_unavailable` (503).',
       ].join(' '),
       examples: ['invalid_signature', 'validation_failed', 'not_found'],
     },
@@ -77,8 +77,13 @@ export const problemResponse = (description: string, headers?: HeadersObject): R
   content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
 });
 
-const RATE_LIMIT_HEADERS: HeadersObject = {
+/** `Retry-After` alone, for answers that are not the gateway's rate limit. */
+export const RETRY_AFTER_HEADER: HeadersObject = {
   'Retry-After': { description: 'Seconds to wait (an integer >= 1).', schema: { type: 'integer', minimum: 1 } },
+};
+
+const RATE_LIMIT_HEADERS: HeadersObject = {
+  ...RETRY_AFTER_HEADER,
   RateLimit: { description: 'draft-ietf-httpapi-ratelimit-headers', schema: { type: 'string' } },
   'RateLimit-Policy': { description: 'draft-ietf-httpapi-ratelimit-headers', schema: { type: 'string' } },
 };
@@ -96,7 +101,6 @@ const SHARED_RESPONSES: Record<PublicApi, Record<string, ResponseObject>> = {
   management: {
     '400': problemResponse('`validation_failed`: the body or a parameter is invalid; `errors` names each field.'),
     '401': problemResponse('`missing_authorization`, `malformed_authorization` or `invalid_session` (the Bearer session token is unknown, expired or ended).'),
-    '429': problemResponse('Too many attempts (login throttling). Honour Retry-After.', { 'Retry-After': RATE_LIMIT_HEADERS['Retry-After'] }),
   },
 };
 

@@ -47,6 +47,16 @@ describe('ensureStream and ensureConsumer against NATS', () => {
     expect(updated.config.subjects?.sort()).toEqual(wider.subjects.sort());
   });
 
+  it('creates with the replica count it is given, and a count this server cannot hold fails loudly', async () => {
+    const r1 = { ...spec(), name: infra.bus.stream('R1'), subjects: [infra.bus.subject('r1.>')] };
+    expect((await ensureStream(jsm, r1, { replicas: 1 })).config.num_replicas).toBe(1);
+    // Without a count, an existing stream keeps its own.
+    expect((await ensureStream(jsm, r1)).config.num_replicas).toBe(1);
+    // This machine runs one NATS server: a stream of three replicas cannot be created.
+    const r3 = { ...spec(), name: infra.bus.stream('R3'), subjects: [infra.bus.subject('r3.>')] };
+    await expect(ensureStream(jsm, r3, { replicas: 3 })).rejects.toThrow(new RegExp(`cannot create stream ${r3.name}: replicas > 1 not supported`));
+  });
+
   it('declares a durable pull consumer idempotently and updates its limits', async () => {
     const consumer = { stream: spec().name, durable: 'worker', ackWaitSeconds: 30, maxDeliver: 5, maxAckPending: 100, backoffSeconds: [1, 5] };
     const first = await ensureConsumer(jsm, consumer);

@@ -2,19 +2,26 @@ import { JetStreamApiCodes, JetStreamApiError, type JetStreamManager, type Strea
 import { nanos } from '@nats-io/nats-core';
 import type { StreamSpec } from '@meter/contracts';
 
-/** Creates the stream, or brings its subjects and limits up to date. Safe to call from every replica. */
-export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec): Promise<StreamInfo> {
+export interface EnsureStreamOptions {
+  /** Replicas to create the stream with, or to bring it to; left as it is when absent (tools, tests). */
+  replicas?: number;
+}
+
+/** Creates the stream, or brings its subjects, limits and (if given) replica count up to date. Safe to call from every replica. */
+export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec, options: EnsureStreamOptions = {}): Promise<StreamInfo> {
   const wanted = {
     subjects: spec.subjects,
     max_age: nanos(spec.maxAgeSeconds * 1000),
     duplicate_window: nanos(spec.duplicateWindowSeconds * 1000),
+    ...(options.replicas === undefined ? {} : { num_replicas: options.replicas }),
   };
   try {
     const info = await jsm.streams.info(spec.name);
     const same =
       sameSet(info.config.subjects ?? [], spec.subjects) &&
       info.config.max_age === wanted.max_age &&
-      info.config.duplicate_window === wanted.duplicate_window;
+      info.config.duplicate_window === wanted.duplicate_window &&
+      (options.replicas === undefined || info.config.num_replicas === options.replicas);
     return same ? info : await jsm.streams.update(spec.name, wanted);
   } catch (error) {
     if (!isNotFound(error, JetStreamApiCodes.StreamNotFound)) throw error;
@@ -23,7 +30,7 @@ export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec): Pro
     } catch (addError) {
       // Another replica created it between our info and add.
       if (addError instanceof JetStreamApiError && /already in use/i.test(addError.message)) return jsm.streams.info(spec.name);
-      throw addError;
+      throw new Error(`cannot create stream ${spec.name}: ${addError instanceof Error ? addError.message : String(addError)}`, { cause: addError });
     }
   }
 }

@@ -28,10 +28,11 @@ class NatsLifecycle implements OnModuleInit, OnApplicationShutdown {
     @Inject(JETSTREAM_MANAGER) private readonly jsm: JetStreamManager,
     @Inject(TOPOLOGY) private readonly topology: Topology,
     @Inject(ReadinessRegistry) private readonly readiness: ReadinessRegistry,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async onModuleInit() {
-    for (const stream of this.topology.streams) await ensureStream(this.jsm, stream);
+    for (const stream of this.topology.streams) await ensureStream(this.jsm, stream, { replicas: this.config.NATS_STREAM_REPLICAS });
     for (const consumer of this.topology.consumers) await ensureConsumer(this.jsm, consumer);
     this.readiness.register({
       name: 'nats',

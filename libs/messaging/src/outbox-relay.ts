@@ -1,5 +1,5 @@
-import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
+import { PgListener } from '@meter/persistence';
 
 /** Where a service keeps its outbox: rows with a `seq` column, published in `seq` order. */
 export interface OutboxTable<Row extends { seq: string }> {
@@ -48,7 +48,7 @@ export class OutboxRelay<Row extends { seq: string }> {
   private running = false;
   private pass?: Promise<void>;
   private again = false;
-  private listener?: Client;
+  private listener?: PgListener;
   private readonly pollMs: number;
   private readonly batchSize: number;
 
@@ -66,7 +66,19 @@ export class OutboxRelay<Row extends { seq: string }> {
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
-    if (this.options.databaseUrl && this.table.listenChannel) await this.listen(this.options.databaseUrl, this.table.listenChannel);
+    const { databaseUrl, log } = this.options;
+    if (databaseUrl && this.table.listenChannel) {
+      // Polling still delivers without it; the listener only makes delivery prompt, so it is re-tried quietly.
+      this.listener = new PgListener({
+        databaseUrl,
+        channel: this.table.listenChannel,
+        applicationName: `${this.table.name}-outbox-listener`,
+        retryMs: LISTEN_RETRY_MS,
+        onNotification: () => this.nudge(),
+        onLost: (why) => log?.warn({ error: why }, 'outbox relay: LISTEN unavailable; polling until it is back'),
+      });
+      await this.listener.start();
+    }
     this.schedule(0);
   }
 
@@ -74,10 +86,8 @@ export class OutboxRelay<Row extends { seq: string }> {
     this.running = false;
     clearTimeout(this.timer);
     await this.pass?.catch(() => undefined);
-    const listener = this.listener;
+    await this.listener?.stop();
     this.listener = undefined;
-    listener?.removeAllListeners('end');
-    await listener?.end().catch(() => undefined);
   }
 
   /** Publish what is pending now rather than at the next poll. */
@@ -148,36 +158,5 @@ export class OutboxRelay<Row extends { seq: string }> {
       throw outcome.failure;
     }
     return outcome.count;
-  }
-
-  /** Polling still delivers without it; the listener only makes delivery prompt, so it is re-tried quietly. */
-  private async listen(databaseUrl: string, channel: string) {
-    if (!this.running) return;
-    const client = new Client({ connectionString: databaseUrl, application_name: `${this.table.name}-outbox-listener` });
-    let lost = false;
-    const relisten = (why: string) => {
-      if (lost) return;
-      lost = true;
-      if (this.listener === client) this.listener = undefined;
-      void client.end().catch(() => undefined);
-      if (!this.running) return;
-      this.options.log?.warn({ error: why }, 'outbox relay: LISTEN unavailable; polling until it is back');
-      setTimeout(() => void this.listen(databaseUrl, channel), LISTEN_RETRY_MS).unref();
-    };
-    client.on('notification', () => this.nudge());
-    client.on('error', (error) => relisten(error.message));
-    client.on('end', () => relisten('connection ended'));
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${channel}`);
-      if (!this.running) {
-        lost = true;
-        await client.end();
-        return;
-      }
-      this.listener = client;
-    } catch (error) {
-      relisten((error as Error).message);
-    }
   }
 }

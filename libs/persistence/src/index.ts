@@ -6,3 +6,4 @@ export * from './persistence.module';
 export * from './create-schema.migration';
 export * from './prepared-queries';
 export * from './copy-from';
+export * from './pg-listener';

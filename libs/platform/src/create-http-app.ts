@@ -2,9 +2,9 @@ import 'reflect-metadata';
 import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { Logger } from 'pino';
-import { installHttpHooks, Metrics, PinoNestLogger, REQUEST_ID_HEADER, requestIdFor, sendProblem, toProblem } from '@meter/http';
+import { LogController, type FastifyBaseLogger, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Bindings, ChildLoggerOptions, Logger } from 'pino';
+import { installHttpHooks, lazyChildLogger, Metrics, PinoNestLogger, REQUEST_ID_HEADER, requestIdFor, sendProblem, toProblem } from '@meter/http';
 
 /** The body limit of every HTTP process; larger bodies get 413 problem+json. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -17,6 +17,8 @@ export async function createHttpApp(module: Type | DynamicModule, logger: Logger
     genReqId: requestIdFor,
     // Our own onResponse hook logs one line per request, without probe noise.
     logController: new LogController({ disableRequestLogging: true }),
+    // request.log is made on first use: most requests never log below LOG_LEVEL.
+    childLoggerFactory: (parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions) => lazyChildLogger(parent as Logger, bindings, options),
     return503OnClosing: true,
     // Errors Fastify raises before routing (a target that does not decode) get problem+json too.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {

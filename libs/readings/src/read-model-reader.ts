@@ -1,4 +1,5 @@
 import type { Interval } from '@meter/consumption';
+import { DEVICE_COLUMNS, intervalsByChannel, PACKED_INTERVALS, RUNNING_TOTAL_AT, toDevice, type DeviceRow } from './read-model-sql';
 
 /** Anything that runs SQL: a TypeORM DataSource or QueryRunner. */
 export interface Queryable {
@@ -27,35 +28,6 @@ export interface LatestReading {
   value: number;
 }
 
-const DEVICE_COLUMNS = `device_id::float8 AS device_id, name, channels, (extract(epoch from activated_at) * 1000)::float8 AS activated_at,
-  serie, unit, decimal_places, time_zone, price_per_unit, currency_symbol`;
-
-interface DeviceRow {
-  device_id: number;
-  name: string;
-  channels: number;
-  activated_at: number;
-  serie: string;
-  unit: string;
-  decimal_places: number;
-  time_zone: string;
-  price_per_unit: number;
-  currency_symbol: string;
-}
-
-const toDevice = (r: DeviceRow): DeviceRecord => ({
-  deviceId: r.device_id,
-  name: r.name,
-  channels: r.channels,
-  activatedAt: r.activated_at,
-  serie: r.serie,
-  unit: r.unit,
-  decimalPlaces: r.decimal_places,
-  timeZone: r.time_zone,
-  pricePerUnit: r.price_per_unit,
-  currencySymbol: r.currency_symbol,
-});
-
 /** The organization's devices with the given ids; ids of other organizations are simply absent. */
 export async function findDevices(db: Queryable, orgId: string, deviceIds: readonly number[]): Promise<Map<number, DeviceRecord>> {
   const rows: DeviceRow[] = await db.query(`SELECT ${DEVICE_COLUMNS} FROM ingest.devices WHERE org_id = $1 AND device_id = ANY($2::bigint[])`, [
@@ -75,31 +47,19 @@ export async function listDevices(db: Queryable, orgId: string, afterId: number,
 }
 
 /**
- * The stored intervals of every channel of a device that overlap [from, to),
+ * The stored intervals of each channel of a device (1..its `channels`) that overlap [from, to),
  * oldest first: those ending inside it, and the one spanning its end.
+ * Each channel's intervals come packed in one value (see packed-intervals.ts);
+ * channels without any are absent.
  */
 export async function intervalsOverlapping(db: Queryable, orgId: string, deviceId: number, from: number, to: number): Promise<Map<number, Interval[]>> {
-  const rows: { channel: number; start: number; end: number; delta: number; reset: boolean }[] = await db.query(
-    `SELECT channel, (extract(epoch from prev_read_at) * 1000)::float8 AS start, (extract(epoch from read_at) * 1000)::float8 AS "end", delta, reset
-     FROM (
-       SELECT channel, prev_read_at, read_at, delta, reset FROM ingest.readings
-       WHERE org_id = $1 AND device_id = $2 AND read_at > $3 AND read_at < $4 AND prev_read_at IS NOT NULL
-       UNION ALL
-       SELECT n.channel, n.prev_read_at, n.read_at, n.delta, n.reset
-       FROM generate_series(1, (SELECT channels FROM ingest.devices WHERE org_id = $1 AND device_id = $2)) AS c(channel)
-       CROSS JOIN LATERAL (SELECT * FROM ingest.readings r WHERE r.org_id = $1 AND r.device_id = $2 AND r.channel = c.channel AND r.read_at >= $4
-                           ORDER BY r.read_at LIMIT 1) n
-       WHERE n.prev_read_at < $4
-     ) i ORDER BY channel, read_at`,
+  const rows: { channel: number; packed: Buffer }[] = await db.query(
+    `SELECT c.channel, ${PACKED_INTERVALS('$3', '$4')} AS packed
+     FROM ingest.devices d CROSS JOIN LATERAL generate_series(1, d.channels) AS c(channel)
+     WHERE d.org_id = $1 AND d.device_id = $2`,
     [orgId, deviceId, new Date(from).toISOString(), new Date(to).toISOString()],
   );
-  const byChannel = new Map<number, Interval[]>();
-  for (const r of rows) {
-    const list = byChannel.get(r.channel) ?? [];
-    list.push({ start: r.start, end: r.end, delta: r.delta, reset: r.reset });
-    byChannel.set(r.channel, list);
-  }
-  return byChannel;
+  return intervalsByChannel(rows);
 }
 
 /**
@@ -132,18 +92,6 @@ export async function consumptionInWindow(
   }
   return result;
 }
-
-/** The channel's running total at an instant (a timestamptz parameter), for `d` and `c` of the outer query. */
-const RUNNING_TOTAL_AT = (at: string) => `
-  coalesce(
-    (SELECT CASE WHEN n.prev_read_at IS NULL OR n.read_at = ${at}::timestamptz THEN n.cum
-                 ELSE n.cum - n.delta * (extract(epoch from n.read_at - ${at}::timestamptz) * 1000)::float8
-                                      / (extract(epoch from n.read_at - n.prev_read_at) * 1000)::float8 END
-     FROM ingest.readings n WHERE n.org_id = d.org_id AND n.device_id = d.device_id AND n.channel = c.channel AND n.read_at >= ${at}::timestamptz
-     ORDER BY n.read_at LIMIT 1),
-    (SELECT l.cum FROM ingest.readings l WHERE l.org_id = d.org_id AND l.device_id = d.device_id AND l.channel = c.channel AND l.read_at < ${at}::timestamptz
-     ORDER BY l.read_at DESC LIMIT 1),
-    0)::float8`;
 
 /** Channels with any stored interval overlapping [from, to), per device: the rest have NO_DATA there. */
 export async function coveredChannels(db: Queryable, orgId: string, deviceIds: readonly number[], from: number, to: number): Promise<Map<number, Set<number>>> {

@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { EMPTY_BODY_SHA256 } from './constants';
+
+const BODY_TYPE = 'body must be a Uint8Array/Buffer, a string, or undefined';
 
 /** A raw request body: bytes, or a string that is sent (and hashed) as UTF-8. */
 export type BodyInput = Uint8Array | string | null | undefined;
@@ -12,13 +15,18 @@ export type BodyInput = Uint8Array | string | null | undefined;
  * whitespace or key order has another hash.
  */
 export function bodySha256Hex(body?: BodyInput): string {
+  // Most requests are GETs: their hash is a constant, not a fresh digest.
+  if (body === undefined || body === null || body.length === 0) {
+    if (body !== undefined && body !== null && typeof body !== 'string' && !ArrayBuffer.isView(body)) throw new TypeError(BODY_TYPE);
+    return EMPTY_BODY_SHA256;
+  }
   const hash = createHash('sha256');
   if (typeof body === 'string') {
     hash.update(body, 'utf8');
   } else if (ArrayBuffer.isView(body)) {
     hash.update(body);
   } else if (body !== undefined && body !== null) {
-    throw new TypeError('body must be a Uint8Array/Buffer, a string, or undefined');
+    throw new TypeError(BODY_TYPE);
   }
   return hash.digest('hex');
 }

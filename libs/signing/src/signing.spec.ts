@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   accessKeyKind,
@@ -42,6 +43,12 @@ describe('bodySha256Hex', () => {
       expect(bodySha256Hex(body)).toBe(EMPTY_BODY_SHA256);
     }
     expect(bodySha256Hex()).toBe(EMPTY_BODY_SHA256);
+    // the constant is the digest of zero bytes, not a value taken on trust
+    expect(createHash('sha256').update(Buffer.alloc(0)).digest('hex')).toBe(EMPTY_BODY_SHA256);
+  });
+
+  it('refuses a body that is neither bytes nor text, empty or not', () => {
+    for (const body of [[], {}, 0, [1]]) expect(() => bodySha256Hex(body as never)).toThrow(TypeError);
   });
 
   it('hashes bytes, Uint8Array and UTF-8 strings alike', () => {

@@ -2,9 +2,10 @@ import { Module } from '@nestjs/common';
 import { credentialRingProvider } from './credential-keyring';
 import { CredentialsController } from './credentials.controller';
 import { CredentialsService } from './credentials.service';
+import { CredentialUsageListener } from './credential-usage.listener';
 
 @Module({
   controllers: [CredentialsController],
-  providers: [CredentialsService, credentialRingProvider],
+  providers: [CredentialsService, CredentialUsageListener, credentialRingProvider],
 })
 export class CredentialsModule {}

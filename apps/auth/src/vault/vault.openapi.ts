@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, type SchemaObject } from '@nestjs/swagger';
 import { VAULT_ENTRY_FIELDS, VAULT_ENTRY_TYPES, VAULT_NAMESPACE_PATTERN, vaultEntrySummary, type VaultEntryType } from '@meter/contracts';
-import { openApiSchemaOf, problemResponse } from '@meter/http';
+import { openApiSchemaOf, problemResponse, RETRY_AFTER_HEADER } from '@meter/http';
 
 /** What spec 2.7 and the vault's validation (apps/vault/src/entries/entry-input.ts) say of some fields. */
 const FIELD_NOTES: Record<string, SchemaObject> = {
@@ -55,6 +55,13 @@ const UPSERT_BODY: SchemaObject = {
   oneOf: VAULT_ENTRY_TYPES.map(entryOfType),
 };
 
+/** What a vault route answers when the vault service fails it (VaultClient). */
+const ApiVaultFailures = () =>
+  applyDecorators(
+    ApiResponse({ status: 502, ...problemResponse('`vault_bad_reply`: the vault service gave an answer the API could not use.') }),
+    ApiResponse({ status: 503, ...problemResponse('`vault_unavailable`: the vault service did not answer in time. Honour Retry-After.', RETRY_AFTER_HEADER) }),
+  );
+
 export const ApiUpsertVaultEntry = () =>
   applyDecorators(
     ApiOperation({
@@ -66,7 +73,7 @@ export const ApiUpsertVaultEntry = () =>
       description: 'The entry id.',
       schema: { type: 'object', required: ['id'], properties: { id: { type: 'string', format: 'uuid' } } },
     }),
-    ApiResponse({ status: 503, ...problemResponse('`vault_unavailable`: the vault service did not answer in time; retry.') }),
+    ApiVaultFailures(),
   );
 
 export const ApiListVaultEntries = () =>
@@ -76,7 +83,7 @@ export const ApiListVaultEntries = () =>
       description: 'The entries.',
       schema: { type: 'object', required: ['entries'], properties: { entries: { type: 'array', items: openApiSchemaOf(vaultEntrySummary, 'output') } } },
     }),
-    ApiResponse({ status: 503, ...problemResponse('`vault_unavailable`: the vault service did not answer in time; retry.') }),
+    ApiVaultFailures(),
   );
 
 export const ApiDeleteVaultEntry = () =>
@@ -85,5 +92,5 @@ export const ApiDeleteVaultEntry = () =>
     ApiParam({ name: 'id', required: true, description: 'The entry id.', schema: { type: 'string', format: 'uuid' } }),
     ApiNoContentResponse({ description: 'Deleted.' }),
     ApiNotFoundResponse(problemResponse('`not_found`: no vault entry with this id in the organization.')),
-    ApiResponse({ status: 503, ...problemResponse('`vault_unavailable`: the vault service did not answer in time; retry.') }),
+    ApiVaultFailures(),
   );

@@ -1,4 +1,5 @@
 import type { Command } from '../command';
+import { adminDeactivateCommand } from './admin-deactivate.command';
 import { callCommand } from './call.command';
 import { keysRotateCredentialsCommand } from './keys-rotate-credentials.command';
 import { keysRotateVaultCommand } from './keys-rotate-vault.command';
@@ -12,6 +13,7 @@ import { simulateCommand } from './simulate.command';
 export const COMMANDS: Command[] = [
   migrateCommand,
   orgCreateCommand,
+  adminDeactivateCommand,
   keysRotateCredentialsCommand,
   keysRotateVaultCommand,
   signCommand,

@@ -1,6 +1,8 @@
-import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { Controller, Get, Header, Inject, Query } from '@nestjs/common';
 import { validationFailed } from '@meter/http';
+import type { DevicePage } from '../read-model/device-cache';
 import { ReadModel } from '../read-model/read-model';
+import { deviceListBody } from './device-list-body';
 import { CurrentCaller, type Caller } from '../security/caller';
 import { ApiDeviceList } from './devices.openapi';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './page-size';
@@ -10,12 +12,16 @@ import { signPageToken, verifyPageToken } from './page-token';
 /** Contract 5: both list shapes of spec 2.2 in one object, ordered by id. */
 @Controller('meter/v1/devices')
 export class DevicesController {
+  /** The JSON of each page the read model's device cache holds, made once: a cached page is the same object until a change drops it. */
+  private readonly bodies = new WeakMap<DevicePage, string>();
+
   constructor(
     @Inject(ReadModel) private readonly readModel: ReadModel,
     @Inject(PAGE_TOKEN_KEYS) private readonly keys: Uint8Array[],
   ) {}
 
   @Get()
+  @Header('content-type', 'application/json; charset=utf-8')
   @ApiDeviceList()
   async list(
     @CurrentCaller() caller: Caller,
@@ -31,15 +37,13 @@ export class DevicesController {
       after = verified;
     }
     const page = await this.readModel.page(caller.orgId, after, size);
-    const last = page.devices[page.devices.length - 1];
-    const next = page.hasMore && last ? signPageToken(this.keys, caller.orgId, last.deviceId) : null;
-    return {
-      rows: page.devices.map((d) => ({ id: d.deviceId, name: d.name })),
-      has_more: page.hasMore,
-      next_page_token: next,
-      devices: page.devices.map((d) => ({ device_id: String(d.deviceId), activated_at: new Date(d.activatedAt).toISOString(), channels: d.channels })),
-      next_cursor: next,
-    };
+    let body = this.bodies.get(page);
+    if (body === undefined) {
+      const last = page.devices[page.devices.length - 1];
+      body = deviceListBody(page, page.hasMore && last ? signPageToken(this.keys, caller.orgId, last.deviceId) : null);
+      this.bodies.set(page, body);
+    }
+    return body;
   }
 }
 

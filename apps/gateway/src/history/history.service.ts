@@ -2,18 +2,20 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   dailyConsumption,
   dataPointDate,
-  formatDecimal,
+  decimalAndFormatted,
   formatWithUnit,
   lastThreeMonths,
+  projectionWindow,
   resolvePeriod,
   roundDecimal,
   sumDays,
   type DailyConsumption,
+  type Interval,
   type LocalDay,
 } from '@meter/consumption';
 import { validationFailed } from '@meter/http';
 import type { DeviceRecord } from '@meter/readings';
-import { MonthProjectionService } from '../projection/month-projection.service';
+import { deviceProjection } from '../projection/month-projection.service';
 import { Clock } from '../read-model/clock';
 import { ReadModel } from '../read-model/read-model';
 import { seriesLabel } from './series-label';
@@ -23,18 +25,23 @@ import { seriesLabel } from './series-label';
 export class HistoryService {
   constructor(
     @Inject(ReadModel) private readonly readModel: ReadModel,
-    @Inject(MonthProjectionService) private readonly projections: MonthProjectionService,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
   async history(orgId: string, deviceId: number, period: unknown, zoneOverride: string | undefined) {
     if (typeof period !== 'string') throw validationFailed([{ field: 'period', message: 'is required: 7D, 15D, CURRENT_MONTH or YYYY-MM' }]);
-    const device = await this.readModel.device(orgId, deviceId);
-    const zone = zoneOverride ?? device.timeZone;
-    const resolved = resolvePeriod(period, this.clock.now(), zone);
-    if (!resolved.ok) throw validationFailed([{ field: 'period', message: resolved.message }]);
-    const [days, projected] = await Promise.all([this.daily(orgId, device, resolved.days), this.projections.project(orgId, [device], zoneOverride)]);
-    const projection = projected.get(deviceId)!;
+    const now = this.clock.now();
+    const zone = await this.zoneInEffect(orgId, deviceId, zoneOverride);
+    const resolved = resolvePeriod(period, now, zone);
+    if (!resolved.ok) {
+      if (zoneOverride !== undefined) await this.readModel.device(orgId, deviceId); // an unknown device is a 404 before a bad period
+      throw validationFailed([{ field: 'period', message: resolved.message }]);
+    }
+    const window = projectionWindow(now, zone);
+    const read = await this.readModel.history(orgId, deviceId, resolved.days[0].start, resolved.days[resolved.days.length - 1].end, window);
+    const device = read.device;
+    const days = daily(device, read.intervals, resolved.days);
+    const projection = deviceProjection(device, zone, window, read.windowConsumption);
     const places = device.decimalPlaces;
     const series = [...days].map(([channel, values]) => ({
       serie: device.serie,
@@ -45,8 +52,7 @@ export class HistoryService {
       description: `Consumption per local day (${zone}) in ${device.unit}, spread linearly between readings`,
       data_points: values.map((d) => ({
         date: dataPointDate(d.date),
-        value: formatDecimal(d.value, places),
-        value_fmt: formatWithUnit(d.value, places, device.unit),
+        ...decimalAndFormatted(d.value, places, device.unit),
         alerts: d.alerts,
       })),
       projection: { date: projection.window.projectionDate, value: roundDecimal(projection.channels.get(channel)!.projected_value, places) },
@@ -66,12 +72,14 @@ export class HistoryService {
   }
 
   async threeMonths(orgId: string, deviceId: number, zoneOverride: string | undefined) {
-    const device = await this.readModel.device(orgId, deviceId);
-    const zone = zoneOverride ?? device.timeZone;
-    const months = lastThreeMonths(this.clock.now(), zone);
-    const days = await this.daily(orgId, device, months.flatMap((m) => m.days));
+    const now = this.clock.now();
+    const zone = await this.zoneInEffect(orgId, deviceId, zoneOverride);
+    const months = lastThreeMonths(now, zone);
+    const all = months.flatMap((m) => m.days);
+    const { device, intervals } = await this.readModel.history(orgId, deviceId, all[0].start, all[all.length - 1].end);
+    const days = daily(device, intervals, all);
     const places = device.decimalPlaces;
-    const format = (d: { value: number }) => ({ value: formatDecimal(d.value, places), value_fmt: formatWithUnit(d.value, places, device.unit) });
+    const format = (d: { value: number }) => decimalAndFormatted(d.value, places, device.unit);
     return {
       device_id: device.deviceId,
       time_zone: zone,
@@ -97,11 +105,19 @@ export class HistoryService {
     };
   }
 
-  /** Each channel's consumption per local day, from the intervals stored over those days. */
-  private async daily(orgId: string, device: DeviceRecord, days: readonly LocalDay[]): Promise<Map<number, DailyConsumption[]>> {
-    const intervals = await this.readModel.intervals(orgId, device.deviceId, days[0].start, days[days.length - 1].end);
-    const result = new Map<number, DailyConsumption[]>();
-    for (let channel = 1; channel <= device.channels; channel++) result.set(channel, dailyConsumption(intervals.get(channel) ?? [], days));
-    return result;
+  /**
+   * X-Timezone, or else the device's own zone. With X-Timezone the days are
+   * known before the device is read, and one query reads the device with its
+   * intervals (a 404 then comes from that query); without it, the device first.
+   */
+  private async zoneInEffect(orgId: string, deviceId: number, zoneOverride: string | undefined): Promise<string> {
+    return zoneOverride ?? (await this.readModel.device(orgId, deviceId)).timeZone;
   }
+}
+
+/** Each channel's consumption per local day, from the intervals stored over those days. */
+function daily(device: DeviceRecord, intervals: ReadonlyMap<number, readonly Interval[]>, days: readonly LocalDay[]): Map<number, DailyConsumption[]> {
+  const result = new Map<number, DailyConsumption[]>();
+  for (let channel = 1; channel <= device.channels; channel++) result.set(channel, dailyConsumption(intervals.get(channel) ?? [], days));
+  return result;
 }

@@ -43,18 +43,20 @@ export class MonthProjectionService {
         window.from,
         window.to,
       );
-      for (const device of group) {
-        const perChannel = sums.get(device.deviceId) ?? new Map<number, number>();
-        const channels = new Map<number, Projection>();
-        let total = 0;
-        for (let channel = 1; channel <= device.channels; channel++) {
-          const consumed = perChannel.get(channel) ?? 0;
-          total += consumed;
-          channels.set(channel, projectionFromConsumption(window, consumed, device.pricePerUnit));
-        }
-        result.set(device.deviceId, { device, zone, window, channels, total: projectionFromConsumption(window, total, device.pricePerUnit) });
-      }
+      for (const device of group) result.set(device.deviceId, deviceProjection(device, zone, window, sums.get(device.deviceId) ?? new Map()));
     }
     return result;
   }
+}
+
+/** The projection of one device from each channel's consumption in the window (a channel without a sum consumed 0). */
+export function deviceProjection(device: DeviceRecord, zone: string, window: ProjectionWindow, perChannel: ReadonlyMap<number, number>): DeviceProjection {
+  const channels = new Map<number, Projection>();
+  let total = 0;
+  for (let channel = 1; channel <= device.channels; channel++) {
+    const consumed = perChannel.get(channel) ?? 0;
+    total += consumed;
+    channels.set(channel, projectionFromConsumption(window, consumed, device.pricePerUnit));
+  }
+  return { device, zone, window, channels, total: projectionFromConsumption(window, total, device.pricePerUnit) };
 }

@@ -31,6 +31,27 @@ describe('MemoryRateLimiter (sliding-window log)', () => {
     expect(limiter.consumeNow('k', 2, 60_000)).toMatchObject({ allowed: true, remaining: 0, resetMs: 30_000 });
   });
 
+  it('answers as the plain sliding log does, over thousands of admissions (compaction included)', () => {
+    // The reference: keep every admission, count those inside the window.
+    const reference = (log: number[], now: number, limit: number, windowMs: number) => {
+      const inside = log.filter((at) => at > now - windowMs);
+      const allowed = inside.length < limit;
+      if (allowed) inside.push(now);
+      return { log: inside, decision: { allowed, remaining: limit - inside.length, resetMs: inside.length ? Math.max(1, inside[0] + windowMs - now) : 0 } };
+    };
+    let now = 5_000;
+    const limiter = new MemoryRateLimiter(() => now);
+    let log: number[] = [];
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let i = 0; i < 20_000; i++) {
+      now += Math.floor(random() * 12); // bursts and pauses around a 2,500-per-window limit
+      const expected = reference(log, now, 2500, 10_000);
+      log = expected.log;
+      expect(limiter.consumeNow('k', 2500, 10_000)).toMatchObject(expected.decision);
+    }
+  });
+
   it('keeps keys apart', () => {
     const limiter = new MemoryRateLimiter(() => 0);
     expect(limiter.consumeNow('a', 1, 60_000).allowed).toBe(true);

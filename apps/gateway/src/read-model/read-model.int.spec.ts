@@ -5,6 +5,7 @@ import {
   dailyConsumption,
   dataPointDate,
   formatDecimal,
+  formatWithUnit,
   intervalsFromReadings,
   lastThreeMonths,
   monthToDateConsumption,
@@ -25,6 +26,7 @@ import { HistoryService } from '../history/history.service';
 import { MonthProjectionService } from '../projection/month-projection.service';
 import { projectionBody } from '../projection/projection-body';
 import { FixedClock } from './clock';
+import { DeviceCache } from './device-cache';
 import { ReadModel } from './read-model';
 
 const ORG = 'org_rm';
@@ -83,10 +85,10 @@ describe('the read model answers as the consumption library computes', () => {
     );
     readings = readings.map((r) => (r.readAt === corrected.readAt ? corrected : r));
     intervals = intervalsFromReadings(readings);
-    readModel = new ReadModel(ds);
+    readModel = new ReadModel(ds, new DeviceCache());
     const clock = new FixedClock(NOW);
     projections = new MonthProjectionService(readModel, clock);
-    history = new HistoryService(readModel, projections, clock);
+    history = new HistoryService(readModel, clock);
   }, 120_000);
 
   afterAll(async () => {
@@ -131,6 +133,12 @@ describe('the read model answers as the consumption library computes', () => {
         // (common with 3-decimal readings x 30/20) may round either way, so allow one unit in the last place.
         const projected = projectMonth(intervals, NOW, zone, 1.75);
         expect(answer.series[0].projection.date).toBe(projected.projection_date);
+        // history reads the window's consumption in its own query: the very numbers of the projection routes
+        const viaProjection = (await projections.project(ORG, [await readModel.device(ORG, 7)], zone)).get(7)!;
+        expect(answer.series.map((s) => s.projection)).toEqual(
+          [1, 2].map((channel) => ({ date: viaProjection.window.projectionDate, value: roundDecimal(viaProjection.channels.get(channel)!.projected_value, 3) })),
+        );
+        expect(answer.summary).toContain(`projected ${formatWithUnit(viaProjection.total.projected_value, 3, 'm³')} for the month`);
         expect(Math.abs(answer.series[0].projection.value - projected.projected_value)).toBeLessThanOrEqual(0.0005 + 1e-9);
       }
     });
@@ -205,5 +213,15 @@ describe('the read model answers as the consumption library computes', () => {
     }
     await expect(history.history('other_org', 7, '7D', 'UTC')).rejects.toMatchObject({ code: 'not_found' });
     await expect(history.threeMonths(ORG, 8, 'UTC')).rejects.toMatchObject({ code: 'not_found' });
+    // an unknown device is a 404 before a bad period, with X-Timezone or without
+    await expect(history.history('other_org', 7, '7d', 'UTC')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(history.history('other_org', 7, '7d', undefined)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(history.history(ORG, 7, '7d', undefined)).rejects.toMatchObject({ code: 'validation_failed' });
+    await expect(history.threeMonths(ORG, 8, undefined)).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it("without X-Timezone answers in the device's zone, as with that zone named", async () => {
+    for (const period of PERIODS) expect(await history.history(ORG, 7, period, undefined)).toEqual(await history.history(ORG, 7, period, 'Europe/Madrid'));
+    expect(await history.threeMonths(ORG, 7, undefined)).toEqual(await history.threeMonths(ORG, 7, 'Europe/Madrid'));
   });
 });

@@ -2,9 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { notFound } from '@meter/http';
 import { PreparedQueries } from '@meter/persistence';
+import { DeviceCache } from './device-cache';
 import {
   consumptionInWindow,
   coveredChannels,
+  deviceHistory,
   findDevices,
   intervalsOverlapping,
   latestReadings,
@@ -18,23 +20,33 @@ import {
 export class ReadModel {
   private readonly db: PreparedQueries;
 
-  constructor(@Inject(DataSource) dataSource: DataSource) {
+  constructor(
+    @Inject(DataSource) dataSource: DataSource,
+    @Inject(DeviceCache) private readonly cache: DeviceCache,
+  ) {
     this.db = PreparedQueries.of(dataSource);
   }
 
   /** A device of the organization, or 404: another organization's device is unknown here. */
   async device(orgId: string, deviceId: number): Promise<DeviceRecord> {
-    const device = (await findDevices(this.db, orgId, [deviceId])).get(deviceId);
+    const device = (await this.devices(orgId, [deviceId])).get(deviceId);
     if (!device) throw notFound(`device ${deviceId} not found`);
     return device;
   }
 
   devices(orgId: string, deviceIds: readonly number[]) {
-    return findDevices(this.db, orgId, deviceIds);
+    return this.cache.devices(orgId, deviceIds, (missing) => findDevices(this.db, orgId, missing));
   }
 
   page(orgId: string, afterId: number, limit: number) {
-    return listDevices(this.db, orgId, afterId, limit);
+    return this.cache.page(orgId, afterId, limit, () => listDevices(this.db, orgId, afterId, limit));
+  }
+
+  /** The device, its intervals over [from, to) and its consumption in the window, in one query; 404 as `device`. */
+  async history(orgId: string, deviceId: number, from: number, to: number, window?: { from: number; to: number }) {
+    const history = await deviceHistory(this.db, orgId, deviceId, from, to, window);
+    if (!history) throw notFound(`device ${deviceId} not found`);
+    return history;
   }
 
   intervals(orgId: string, deviceId: number, from: number, to: number) {

@@ -6,6 +6,7 @@ import { APP_CONFIG, type AppConfig } from '@meter/config';
 import { Metrics, ProblemException, sendProblem, validationFailed } from '@meter/http';
 import { DEFAULT_MAX_SKEW_SECONDS } from '@meter/signing';
 import { CredentialFeed } from '../credentials/credential-feed.service';
+import { CredentialUsage } from '../credentials/credential-usage';
 import { GatewayRateLimiter } from '../rate-limit/gateway-rate-limiter';
 import { credentialLimitKey, sourceLimitKey } from '../rate-limit/limit-keys';
 import { retryAfterSeconds, type RateLimitDecision } from '../rate-limit/rate-limit-decision';
@@ -46,6 +47,7 @@ export class SecurityPipeline {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CredentialFeed) private readonly credentials: CredentialFeed,
     @Inject(GatewayRateLimiter) private readonly limiter: GatewayRateLimiter,
+    @Inject(CredentialUsage) private readonly usage: CredentialUsage,
     @Inject(Metrics) metrics: Metrics,
   ) {
     this.refused = new Counter({
@@ -108,6 +110,7 @@ export class SecurityPipeline {
     if (!decision.allowed) return this.reject(request, reply, rateLimited(decision, 'the credential exceeded its rate limit'), headers);
     void reply.headers(headers);
     setCaller(request, result.caller);
+    this.usage.record(result.caller.credentialId, result.caller.orgId, Date.now());
 
     const body = parseVerifiedBody(raw, request.headers['content-type']);
     if (!body.ok) {

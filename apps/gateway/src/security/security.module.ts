@@ -1,13 +1,14 @@
 import { Module } from '@nestjs/common';
 import { CredentialFeed } from '../credentials/credential-feed.service';
 import { CredentialRingModule } from '../credentials/credential-ring';
+import { CredentialUsage } from '../credentials/credential-usage';
 import { GatewayRateLimiter } from '../rate-limit/gateway-rate-limiter';
 import { SecurityPipeline } from './security-pipeline';
 
 /** SVC-HMAC verification, scopes, allow-lists and rate limits of every gateway request. */
 @Module({
   imports: [CredentialRingModule],
-  providers: [CredentialFeed, GatewayRateLimiter, SecurityPipeline],
+  providers: [CredentialFeed, CredentialUsage, GatewayRateLimiter, SecurityPipeline],
   exports: [SecurityPipeline, CredentialFeed],
 })
 export class SecurityModule {}

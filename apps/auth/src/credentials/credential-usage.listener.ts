@@ -1,0 +1,56 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import type { NatsConnection, Subscription } from '@nats-io/nats-core';
+import { DataSource } from 'typeorm';
+import { CREDENTIAL_USAGE_QUEUE_GROUP, credentialUsageReport, credentialUsageSubject, type BusNames, type CredentialUsageReport } from '@meter/contracts';
+import { BUS, NATS } from '@meter/messaging';
+
+/**
+ * Keeps `last_used_at` of credentials from the gateways' usage reports. It
+ * only moves forward, only within the credential's own organization, and is
+ * not an event: usage is telemetry, not a change an admin made.
+ */
+@Injectable()
+export class CredentialUsageListener implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('credential-usage');
+  private subscription?: Subscription;
+
+  constructor(
+    @Inject(NATS) private readonly nc: NatsConnection,
+    @Inject(BUS) private readonly bus: BusNames,
+    @Inject(DataSource) private readonly dataSource: DataSource,
+  ) {}
+
+  onModuleInit() {
+    this.subscription = this.nc.subscribe(credentialUsageSubject(this.bus), {
+      queue: CREDENTIAL_USAGE_QUEUE_GROUP,
+      callback: (error, message) => {
+        if (error) return this.logger.warn(`usage subscription: ${error.message}`);
+        void this.apply(message.data).catch((e: unknown) => this.logger.warn(`usage report not applied: ${e instanceof Error ? e.message : String(e)}`));
+      },
+    });
+  }
+
+  async onApplicationShutdown() {
+    await this.subscription?.drain().catch(() => undefined);
+  }
+
+  /** Applies one report; a malformed one is logged and dropped (it names no secret). */
+  async apply(data: Uint8Array): Promise<number> {
+    let report: CredentialUsageReport;
+    try {
+      const parsed = credentialUsageReport.safeParse(JSON.parse(new TextDecoder().decode(data)));
+      if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `${i.path.join('.') || 'report'}: ${i.message}`).join('; '));
+      report = parsed.data;
+    } catch (error) {
+      this.logger.warn(`malformed credential usage report dropped: ${error instanceof Error ? error.message : String(error)}`);
+      return 0;
+    }
+    const [, updated] = (await this.dataSource.query(
+      `UPDATE auth.credentials c SET last_used_at = u.t
+       FROM unnest($1::text[], $2::text[], $3::timestamptz[]) AS u(id, org, t)
+       WHERE c.id = u.id AND c.org_id = u.org AND (c.last_used_at IS NULL OR c.last_used_at < u.t)`,
+      [report.usage.map((u) => u.credential_id), report.usage.map((u) => u.org_id), report.usage.map((u) => u.last_used_at)],
+    )) as [unknown, number];
+    return updated;
+  }
+}

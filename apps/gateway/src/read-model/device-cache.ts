@@ -1,0 +1,129 @@
+import type { DeviceRecord } from '@meter/readings';
+
+export interface DevicePage {
+  devices: DeviceRecord[];
+  hasMore: boolean;
+}
+
+export interface DeviceCacheLimits {
+  /** Organizations kept; the least recently used goes first. */
+  organizations: number;
+  /** Device records (page rows + single lookups) kept per organization before its entries are dropped. */
+  recordsPerOrganization: number;
+}
+
+const DEFAULT_LIMITS: DeviceCacheLimits = { organizations: 256, recordsPerOrganization: 2000 };
+
+/** What one organization has cached. A new object replaces it on every invalidation. */
+class OrgEntry {
+  readonly pages = new Map<string, DevicePage>();
+  /** null: asked for and not found (an id of no device of this organization). */
+  readonly records = new Map<number, DeviceRecord | null>();
+  weight = 0;
+}
+
+/**
+ * Device pages and records of the read model, per organization, in memory.
+ * Correct only while the owner hears every change: it is off until
+ * `enable()` (LISTEN in place) and `disable()` drops everything.
+ * A load that started before an invalidation of its organization is
+ * answered but not stored, so a change that commits while a query runs
+ * never leaves the older answer behind.
+ */
+export class DeviceCache {
+  private orgs = new Map<string, OrgEntry>();
+  private enabled = false;
+  private readonly limits: DeviceCacheLimits;
+
+  constructor(limits: Partial<DeviceCacheLimits> = {}) {
+    this.limits = { ...DEFAULT_LIMITS, ...limits };
+  }
+
+  get active(): boolean {
+    return this.enabled;
+  }
+
+  enable(): void {
+    this.orgs = new Map();
+    this.enabled = true;
+  }
+
+  disable(): void {
+    this.enabled = false;
+    this.orgs = new Map();
+  }
+
+  /** The organization's devices changed; an empty id means every organization's. */
+  invalidate(orgId: string): void {
+    if (orgId === '') this.orgs = new Map();
+    else this.orgs.delete(orgId);
+  }
+
+  async page(orgId: string, afterId: number, limit: number, load: () => Promise<DevicePage>): Promise<DevicePage> {
+    const entry = this.entry(orgId);
+    if (!entry) return load();
+    const key = `${afterId}:${limit}`;
+    const cached = entry.pages.get(key);
+    if (cached) return cached;
+    const page = await load();
+    if (this.current(orgId, entry)) {
+      entry.pages.set(key, page);
+      this.weigh(orgId, entry, page.devices.length + 1);
+    }
+    return page;
+  }
+
+  /** The organization's devices among `deviceIds`; only ids not cached yet are loaded. */
+  async devices(
+    orgId: string,
+    deviceIds: readonly number[],
+    load: (missing: readonly number[]) => Promise<Map<number, DeviceRecord>>,
+  ): Promise<Map<number, DeviceRecord>> {
+    const entry = this.entry(orgId);
+    if (!entry) return load(deviceIds);
+    const found = new Map<number, DeviceRecord>();
+    const missing: number[] = [];
+    for (const id of deviceIds) {
+      const cached = entry.records.get(id);
+      if (cached === undefined) missing.push(id);
+      else if (cached !== null) found.set(id, cached);
+    }
+    if (missing.length === 0) return found;
+    const loaded = await load(missing);
+    const store = this.current(orgId, entry);
+    for (const id of missing) {
+      const record = loaded.get(id);
+      if (record) found.set(id, record);
+      if (store) entry.records.set(id, record ?? null);
+    }
+    if (store) this.weigh(orgId, entry, missing.length);
+    return found;
+  }
+
+  /** The organization's entry, now the most recently used; undefined while off. */
+  private entry(orgId: string): OrgEntry | undefined {
+    if (!this.enabled) return undefined;
+    let entry = this.orgs.get(orgId);
+    if (entry) {
+      this.orgs.delete(orgId);
+    } else {
+      entry = new OrgEntry();
+      if (this.orgs.size >= this.limits.organizations) {
+        const oldest = this.orgs.keys().next();
+        if (!oldest.done) this.orgs.delete(oldest.value);
+      }
+    }
+    this.orgs.set(orgId, entry);
+    return entry;
+  }
+
+  /** Still the organization's entry: nothing invalidated or evicted it while loading. */
+  private current(orgId: string, entry: OrgEntry): boolean {
+    return this.enabled && this.orgs.get(orgId) === entry;
+  }
+
+  private weigh(orgId: string, entry: OrgEntry, added: number): void {
+    entry.weight += added;
+    if (entry.weight > this.limits.recordsPerOrganization) this.orgs.delete(orgId);
+  }
+}
