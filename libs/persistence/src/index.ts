@@ -5,5 +5,4 @@ export * from './run-migrations';
 export * from './persistence.module';
 export * from './create-schema.migration';
 export * from './prepared-queries';
-export * from './copy-from';
 export * from './pg-listener';

@@ -6,5 +6,4 @@ export * from './device-history';
 export * from './simulated-meter';
 export * from './rebuild';
 export * from './publish-simulated-meters';
-export * from './reading-copy';
 export * from './devices-changed';

@@ -1,9 +1,6 @@
-import type { ClientBase } from 'pg';
 import type { QueryRunner } from 'typeorm';
-import { copyFrom } from '@meter/persistence';
 import type { DeviceUpdate } from './device-update';
-import { READING_COPY_COLUMNS, ReadingCopyEncoder } from './reading-copy';
-import { channelKeyer, deviceLockKeys, latestPerKey, monthsOf, planIntervals, visitIntervals, type ReadingRow, type StoredReading } from './reading-batch';
+import { channelKeyer, deviceLockKeys, latestPerKey, monthsOf, visitIntervals, type ReadingRow, type StoredReading } from './reading-batch';
 
 export interface BatchResult {
   /** readings inserted or corrected */
@@ -35,7 +32,7 @@ export async function writeBatch(runner: QueryRunner, readings: readonly Reading
     (stored === undefined || row.readAt > stored.readAt ? appends : late).push(row);
   }
   await appendReadings(runner, appends, latest);
-  const ranges = late.length ? await upsertReadings(runner, planIntervals(late)) : [];
+  const ranges = late.length ? await upsertReadings(runner, late) : [];
   const relinked = await relinkIntervals(runner, ranges);
   return { changed: appends.length + ranges.reduce((n, r) => n + r.count, 0), relinked };
 }
@@ -59,37 +56,28 @@ async function latestStored(runner: QueryRunner, rows: readonly ReadingRow[]): P
 }
 
 /**
- * The batch as comma-joined columns: node-postgres escapes array parameters
- * element by element, which cost more CPU than the rest of a batch; joined
- * text is split back by `string_to_array` (org ids never contain commas, an
- * empty element is NULL).
+ * The readings with their intervals (`visitIntervals`) as comma-joined
+ * columns, without an object per reading: node-postgres escapes array
+ * parameters element by element, which cost more CPU than the rest of a
+ * batch; joined text is split back by `string_to_array` (org ids never
+ * contain commas, an empty element is NULL).
  */
-function readingColumns(rows: ReturnType<typeof planIntervals>): string[] {
-  const n = rows.length;
-  const org = new Array<string>(n);
-  const device = new Array<number>(n);
-  const channel = new Array<number>(n);
-  const readAt = new Array<number>(n);
-  const value = new Array<number>(n);
-  const prev = new Array<number | string>(n);
-  const delta = new Array<number>(n);
-  const reset = new Array<string>(n);
-  const cum = new Array<number>(n);
-  const seq = new Array<number>(n);
-  for (let i = 0; i < n; i++) {
-    const r = rows[i];
-    org[i] = r.orgId;
-    device[i] = r.deviceId;
-    channel[i] = r.channel;
-    readAt[i] = r.readAt;
-    value[i] = r.value;
-    prev[i] = r.prevReadAt ?? '';
-    delta[i] = r.delta;
-    reset[i] = r.reset ? 't' : 'f';
-    cum[i] = r.cum;
-    seq[i] = r.seq;
-  }
-  return [org, device, channel, readAt, value, prev, delta, reset, cum, seq].map((column) => column.join(','));
+function readingColumns(rows: readonly ReadingRow[], stored: ReadonlyMap<string, StoredReading> = new Map()): string[] {
+  const columns: (string | number)[][] = Array.from({ length: 10 }, () => []);
+  const [org, device, channel, readAt, value, prev, delta, reset, cum, seq] = columns;
+  visitIntervals(rows, stored, (row, prevReadAt, d, r, c) => {
+    org.push(row.orgId);
+    device.push(row.deviceId);
+    channel.push(row.channel);
+    readAt.push(row.readAt);
+    value.push(row.value);
+    prev.push(prevReadAt ?? '');
+    delta.push(d);
+    reset.push(r ? 't' : 'f');
+    cum.push(c);
+    seq.push(row.seq);
+  });
+  return columns.map((column) => column.join(','));
 }
 
 // Times travel as epoch ms; to_timestamp rounds to the microsecond, exact for ms.
@@ -100,17 +88,13 @@ const UNNEST_READINGS = `SELECT o, d, c, to_timestamp(t / 1000.0), v, to_timesta
               string_to_array($10, ',')::bigint[])
   AS u(o, d, c, t, v, p, dl, r, cu, s)`;
 
-/**
- * Appends go in with binary COPY on the transaction's connection: Postgres
- * routes the rows to their partitions in multi-row buffers, and Node encodes
- * numbers instead of formatting them as text (reading-copy.ts).
- */
+/** Readings after their channel's latest stored one: a plain `INSERT ... SELECT FROM unnest`, no conflict possible. */
 async function appendReadings(runner: QueryRunner, rows: readonly ReadingRow[], latest: ReadonlyMap<string, StoredReading>) {
   if (rows.length === 0) return;
-  const encoder = new ReadingCopyEncoder();
-  visitIntervals(rows, latest, encoder.add);
-  const client = (await runner.connect()) as ClientBase;
-  await copyFrom(client, `COPY ingest.readings (${READING_COPY_COLUMNS}) FROM STDIN (FORMAT binary)`, encoder.finish());
+  await runner.query(
+    `INSERT INTO ingest.readings (org_id, device_id, channel, read_at, value, prev_read_at, delta, reset, cum, stream_seq) ${UNNEST_READINGS}`,
+    readingColumns(rows, latest),
+  );
 }
 
 async function lockDevices(runner: QueryRunner, keys: readonly string[]) {
@@ -213,7 +197,7 @@ interface ChangedRange {
  * later stream sequence). Repeats and stale redeliveries change nothing.
  * Returns, per channel, the span of readings that actually changed.
  */
-async function upsertReadings(runner: QueryRunner, rows: ReturnType<typeof planIntervals>): Promise<ChangedRange[]> {
+async function upsertReadings(runner: QueryRunner, rows: readonly ReadingRow[]): Promise<ChangedRange[]> {
   const result: { org_id: string; device_id: string; channel: number; lo: Date; hi: Date; n: string }[] = await runner.query(
     `WITH changed AS (
        INSERT INTO ingest.readings AS t (org_id, device_id, channel, read_at, value, prev_read_at, delta, reset, cum, stream_seq)
