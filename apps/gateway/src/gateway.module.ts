@@ -24,8 +24,8 @@ export class GatewayModule {
         // The gateway only reads the read model, through prepared statements (ReadModel):
         // generic plans skip planning over the month partitions on every request.
         PersistenceModule.forService('gateway', { schema: 'ingest', connectionOptions: '-c plan_cache_mode=force_generic_plan' }),
-        // One rate-limit script per request: auto-pipelining batches concurrent ones into one write.
-        RedisModule.forService('gateway', { autoPipelining: true }),
+        // One rate-limit script per request (EVALSHA).
+        RedisModule.forService('gateway'),
         NatsModule.forService('gateway', (bus) => ({ streams: [platformStreams(bus).authEvents], consumers: [] })),
         SecurityModule,
         ReadModelModule,

@@ -2,7 +2,7 @@ import { Global, Inject, Injectable, Logger, Module, type DynamicModule, type On
 import { APP_CONFIG, type AppConfig } from '@meter/config';
 import { ReadinessRegistry } from '@meter/http';
 import type Redis from 'ioredis';
-import { createRedis, type RedisOptions } from './create-redis';
+import { createRedis } from './create-redis';
 
 export const REDIS = Symbol('REDIS');
 
@@ -32,7 +32,7 @@ class RedisLifecycle implements OnModuleInit, OnApplicationShutdown {
 @Global()
 @Module({})
 export class RedisModule {
-  static forService(service: string, options: Pick<RedisOptions, 'autoPipelining'> = {}): DynamicModule {
+  static forService(service: string): DynamicModule {
     const logger = new Logger('redis');
     let lastReport = 0;
     return {
@@ -45,7 +45,6 @@ export class RedisModule {
             createRedis(config.REDIS_URL, {
               connectionName: service,
               keyPrefix: config.REDIS_KEY_PREFIX,
-              autoPipelining: options.autoPipelining,
               onError: (error) => {
                 // ioredis reports every reconnect attempt; one line per 10 s is enough.
                 if (Date.now() - lastReport < 10_000) return;

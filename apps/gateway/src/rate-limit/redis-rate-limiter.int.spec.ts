@@ -11,7 +11,7 @@ describe('RedisRateLimiter', () => {
 
   beforeAll(async () => {
     const url = inject('infra').redisUrl;
-    clients = [0, 1].map((i) => createRedis(url, { connectionName: `rl-int-${i}`, keyPrefix: prefix, autoPipelining: i === 1 }));
+    clients = [0, 1].map((i) => createRedis(url, { connectionName: `rl-int-${i}`, keyPrefix: prefix }));
     await Promise.all(clients.map((c) => new Promise((resolve) => (c.status === 'ready' ? resolve(undefined) : c.once('ready', resolve)))));
   });
 

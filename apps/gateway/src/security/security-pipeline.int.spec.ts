@@ -54,7 +54,7 @@ describe('SecurityPipeline in front of controllers', () => {
       imports: [
         ConfigModule.forRoot(config),
         HttpCoreModule,
-        RedisModule.forService('gateway-int', { autoPipelining: true }),
+        RedisModule.forService('gateway-int'),
         NatsModule.forService('gateway-int', (bus) => ({ streams: [platformStreams(bus).authEvents], consumers: [] })),
         SecurityModule,
       ],
