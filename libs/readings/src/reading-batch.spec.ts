@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { intervalsFromReadings } from '@meter/consumption';
-import { deviceLockKeys, latestPerKey, monthsOf, planIntervals, type ReadingRow } from './reading-batch';
+import { deviceLockKeys, latestPerKey, monthsOf, visitIntervals, type ReadingRow } from './reading-batch';
+
+/** What `visitIntervals` reports, one object per reading, in the order it visits them. */
+function planIntervals(rows: readonly ReadingRow[]) {
+  const planned: (ReadingRow & { prevReadAt: number | null; delta: number; reset: boolean; cum: number })[] = [];
+  visitIntervals(rows, new Map(), (r, prevReadAt, delta, reset, cum) => planned.push({ ...r, prevReadAt, delta, reset, cum }));
+  return planned;
+}
 
 const row = (over: Partial<ReadingRow>): ReadingRow => ({ orgId: 'o', deviceId: 1, channel: 1, readAt: 0, value: 0, seq: 1, ...over });
 
@@ -22,7 +29,7 @@ describe('latestPerKey', () => {
   });
 });
 
-describe('planIntervals', () => {
+describe('visitIntervals', () => {
   it('computes in-batch intervals like the consumption library, per channel, with resets', () => {
     const times = [5, 1, 3, 2, 4];
     const values = [9, 1, 2, 1.5, 0.5];

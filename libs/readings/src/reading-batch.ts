@@ -10,15 +10,6 @@ export interface ReadingRow {
   seq: number;
 }
 
-/** A reading with its interval since the previous reading of the batch on its channel. */
-export interface PlannedReading extends ReadingRow {
-  prevReadAt: number | null;
-  delta: number;
-  reset: boolean;
-  /** consumption of the channel since its first reading, up to this one */
-  cum: number;
-}
-
 /**
  * Keys `org\0device\0channel` of rows, built once per run of rows of the
  * same channel (a batch holds each channel's readings together) instead of a
@@ -142,15 +133,6 @@ export function visitIntervals(rows: readonly ReadingRow[], stored: ReadonlyMap<
       prevCum = cum;
     }
   }
-}
-
-/** `visitIntervals` as a list of planned readings. */
-export function planIntervals(rows: readonly ReadingRow[], stored: ReadonlyMap<string, StoredReading> = new Map()): PlannedReading[] {
-  const planned: PlannedReading[] = [];
-  visitIntervals(rows, stored, (row, prevReadAt, delta, reset, cum) => {
-    planned.push({ orgId: row.orgId, deviceId: row.deviceId, channel: row.channel, readAt: row.readAt, value: row.value, seq: row.seq, prevReadAt, delta, reset, cum });
-  });
-  return planned;
 }
 
 /** The UTC month starts (epoch ms) the readings fall into: their partitions. */

@@ -97,7 +97,7 @@ describe('the read model answers as the consumption library computes', () => {
   });
 
   it('stores exactly the intervals of the library', async () => {
-    const stored = await readModel.intervals(ORG, 7, START - H, NOW);
+    const stored = (await readModel.history(ORG, 7, START - H, NOW)).intervals;
     expect(stored.get(1)).toEqual(intervals);
     expect(intervals.filter((i) => i.reset)).toHaveLength(1);
   });

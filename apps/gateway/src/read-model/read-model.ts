@@ -8,7 +8,6 @@ import {
   coveredChannels,
   deviceHistory,
   findDevices,
-  intervalsOverlapping,
   latestReadings,
   listDevices,
   resetsInWindow,
@@ -47,10 +46,6 @@ export class ReadModel {
     const history = await deviceHistory(this.db, orgId, deviceId, from, to, window);
     if (!history) throw notFound(`device ${deviceId} not found`);
     return history;
-  }
-
-  intervals(orgId: string, deviceId: number, from: number, to: number) {
-    return intervalsOverlapping(this.db, orgId, deviceId, from, to);
   }
 
   consumption(orgId: string, deviceIds: readonly number[], from: number, to: number) {
