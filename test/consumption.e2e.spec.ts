@@ -1,10 +1,6 @@
-import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
-import type { NatsConnection } from '@nats-io/nats-core';
-import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectNats } from '@meter/messaging';
-import { eventually, isolatedInfra, PlatformProcess, startReadyApp, type IsolatedInfra } from '@meter/testing';
-import { AuthEvents, signedRequest, testKeyRing, type RawResponse, type TestCredential } from './gateway-support';
+import { startConsumptionStack, type ConsumptionStack } from './consumption-stack';
+import { signedRequest, type RawResponse, type TestCredential } from './gateway-support';
 
 /**
  * The consumption routes end to end: readings published on NATS, through
@@ -20,13 +16,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 type Json = Record<string, unknown> & { [k: string]: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 describe('consumption routes through NATS, ingest and the signed gateway', () => {
-  let infra: IsolatedInfra;
-  let ingest: PlatformProcess;
-  let gateway: PlatformProcess;
-  let events: AuthEvents;
-  let nc: NatsConnection;
-  let js: JetStreamClient;
-  let db: Client;
+  let stack: ConsumptionStack;
   let port: number;
   let orgA: TestCredential;
   let orgB: TestCredential;
@@ -38,24 +28,12 @@ describe('consumption routes through NATS, ingest and the signed gateway', () =>
     if (response.status !== 200) throw new Error(`${target} -> ${response.status} ${response.text}`);
     return response.json() as Json;
   };
-  const publish = (org: string, kind: 'readings' | 'devices', device: number, payload: unknown) =>
-    js.publish(infra.bus.subject(`meter.${kind}.${org}.${device}`), JSON.stringify(payload));
 
   beforeAll(async () => {
-    infra = await isolatedInfra();
-    const keys = await testKeyRing();
-    events = await AuthEvents.connect(infra.natsUrl, infra.bus, keys.ring);
-    orgA = await events.createCredential({ orgId: 'org_a' });
-    orgB = await events.createCredential({ orgId: 'org_b' });
-    const env = infra.env({ CREDENTIAL_KEYRING: keys.env, TEST_NOW: NOW, RATE_LIMIT_PER_MINUTE: '100000' });
-    const [startedIngest, startedGateway] = await Promise.all([startReadyApp('ingest', env), startReadyApp('gateway', env)]);
-    ingest = startedIngest.process;
-    ({ process: gateway, port } = startedGateway);
-
-    nc = await connectNats(infra.natsUrl, 'consumption-e2e');
-    js = jetstream(nc);
-    db = new Client({ connectionString: infra.databaseUrl });
-    await db.connect();
+    stack = await startConsumptionStack('consumption-e2e', ['org_a', 'org_b'], { TEST_NOW: NOW });
+    ({ port } = stack);
+    ({ org_a: orgA, org_b: orgB } = stack.credentials);
+    const publish = stack.publish;
 
     // Meter 20: exactly 0.5 m³ every hour, so a 24 h day is 12, a 23 h day 11.5 and a 25 h day 12.5.
     await publish('org_a', 'devices', 20, { name: 'Main meter', time_zone: 'Asia/Kolkata', price_per_unit: 1.5, currency_symbol: '€' });
@@ -73,22 +51,11 @@ describe('consumption routes through NATS, ingest and the signed gateway', () =>
     for (const id of [30, 31, 32, 33, 34]) await publish('org_a', 'readings', id, { read_at: iso(LAST), value: 1 });
     // org_b has its own device 50 only.
     await publish('org_b', 'readings', 50, [{ read_at: iso(LAST - H), value: 1 }, { read_at: iso(LAST), value: 2 }]);
-    const expected = meter20.length + meter21.length + 5 + 2;
-    await eventually(async () => Number((await db.query('SELECT count(*) AS n FROM ingest.readings')).rows[0].n) === expected, 30_000, 'all readings ingested');
-    await eventually(
-      async () => (await db.query(`SELECT name FROM ingest.devices WHERE org_id = 'org_a' AND device_id = 20`)).rows[0]?.name === 'Main meter',
-      10_000,
-      'device 20 registered',
-    );
+    await stack.stored(meter20.length + meter21.length + 5 + 2, { orgId: 'org_a', deviceId: 20, name: 'Main meter' });
   }, 120_000);
 
   afterAll(async () => {
-    await gateway?.stop();
-    await ingest?.stop();
-    await events?.close();
-    await nc?.close();
-    await db?.end();
-    await infra?.cleanup();
+    await stack?.stop();
   });
 
   const values = (body: Json, series = 0) => body.series[series].data_points.map((p: Json) => p.value);

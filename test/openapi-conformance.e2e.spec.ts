@@ -1,13 +1,10 @@
-import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
-import type { NatsConnection } from '@nats-io/nats-core';
-import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VAULT_ENTRY_TYPES } from '@meter/contracts';
-import { connectNats } from '@meter/messaging';
-import { eventually, isolatedInfra, PlatformProcess, startReadyApp, type IsolatedInfra } from '@meter/testing';
+import { isolatedInfra, PlatformProcess, startReadyApp, type IsolatedInfra } from '@meter/testing';
 import { authDataSource, call, login, newOrg, startAuth } from './auth-support';
-import { AuthEvents, signedRequest, testKeyRing, type RawResponse, type TestCredential } from './gateway-support';
+import { startConsumptionStack, type ConsumptionStack } from './consumption-stack';
+import { signedRequest, type RawResponse, type TestCredential } from './gateway-support';
 import { DocumentedApi } from './openapi-conformance';
 import { ringEntry, secretsFor } from './vault-fixtures';
 
@@ -26,13 +23,7 @@ const rawHeader = (response: RawResponse, name: string) => {
 
 describe('docs/openapi/gateway.json describes the running gateway', () => {
   const api = new DocumentedApi('gateway');
-  let infra: IsolatedInfra;
-  let ingest: PlatformProcess;
-  let gateway: PlatformProcess;
-  let events: AuthEvents;
-  let nc: NatsConnection;
-  let js: JetStreamClient;
-  let db: Client;
+  let stack: ConsumptionStack;
   let port: number;
   let caller: TestCredential;
 
@@ -46,21 +37,10 @@ describe('docs/openapi/gateway.json describes the running gateway', () => {
   };
 
   beforeAll(async () => {
-    infra = await isolatedInfra();
-    const keys = await testKeyRing();
-    events = await AuthEvents.connect(infra.natsUrl, infra.bus, keys.ring);
-    caller = await events.createCredential({ orgId: 'org_doc' });
-    const env = infra.env({ CREDENTIAL_KEYRING: keys.env, TEST_NOW: NOW, RATE_LIMIT_PER_MINUTE: '100000' });
-    const [startedIngest, startedGateway] = await Promise.all([startReadyApp('ingest', env), startReadyApp('gateway', env)]);
-    ingest = startedIngest.process;
-    ({ process: gateway, port } = startedGateway);
-    nc = await connectNats(infra.natsUrl, 'openapi-conformance-e2e');
-    js = jetstream(nc);
-    db = new Client({ connectionString: infra.databaseUrl });
-    await db.connect();
-
-    const publish = (kind: 'readings' | 'devices', device: number, payload: unknown) =>
-      js.publish(infra.bus.subject(`meter.${kind}.org_doc.${device}`), JSON.stringify(payload));
+    stack = await startConsumptionStack('openapi-conformance-e2e', ['org_doc'], { TEST_NOW: NOW });
+    ({ port } = stack);
+    caller = stack.credentials.org_doc;
+    const publish = (kind: 'readings' | 'devices', device: number, payload: unknown) => stack.publish('org_doc', kind, device, payload);
     // Device 7: two channels, hourly since 2026-09-25, channel 2 reset on 2026-11-20 and silent before 2026-11-10 (NO_DATA days).
     await publish('devices', 7, { name: 'Twin meter', channels: 2, time_zone: 'Europe/Madrid', price_per_unit: 2, currency_symbol: '€' });
     const readings = [];
@@ -72,22 +52,11 @@ describe('docs/openapi/gateway.json describes the running gateway', () => {
     // Devices 8 and 9: one reading each, never registered (so paging has more than one page).
     await publish('readings', 8, { read_at: iso(Date.UTC(2026, 10, 21, 9)), value: 1 });
     await publish('readings', 9, { read_at: iso(Date.UTC(2026, 10, 21, 9)), value: 1 });
-    const expected = readings.length + 2;
-    await eventually(async () => Number((await db.query('SELECT count(*) AS n FROM ingest.readings')).rows[0].n) === expected, 30_000, 'all readings ingested');
-    await eventually(
-      async () => (await db.query(`SELECT name FROM ingest.devices WHERE org_id = 'org_doc' AND device_id = 7`)).rows[0]?.name === 'Twin meter',
-      10_000,
-      'device 7 registered',
-    );
+    await stack.stored(readings.length + 2, { orgId: 'org_doc', deviceId: 7, name: 'Twin meter' });
   }, 120_000);
 
   afterAll(async () => {
-    await gateway?.stop();
-    await ingest?.stop();
-    await events?.close();
-    await nc?.close();
-    await db?.end();
-    await infra?.cleanup();
+    await stack?.stop();
   });
 
   it('devices: both pages, and a forged token', async () => {
