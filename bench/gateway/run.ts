@@ -1,7 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { loadConfig } from '@meter/config';
@@ -9,6 +8,8 @@ import { BusNames } from '@meter/contracts';
 import { formatKeyRing, generateKey, parseKeyRing, sodiumReady } from '@meter/crypto';
 import { signRequest } from '@meter/signing';
 import { migrateAll } from '../../scripts/migrate-all';
+import { processCpuSeconds } from '../shared/process-cpu';
+import { freePort, ready, startProcess, stopProcess, waitFor } from '../shared/processes';
 import { pacedLoad } from './paced-load';
 import { latencyTable, table, writeGatewayResults, type Measurement } from './report';
 import { removeStreams, seedCredential, seedDevices } from './seed-credential';
@@ -21,13 +22,10 @@ import { removeStreams, seedCredential, seedDevices } from './seed-credential';
  * A benchmark, not a test: it never fails on the numbers.
  */
 const ROOT = join(__dirname, '..', '..', '..');
-const DIST = join(ROOT, 'dist');
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION = Number(process.env.BENCH_DURATION_SECONDS ?? 15);
 const WARMUP = 3;
 const TARGET = '/meter/v1/devices';
-/** USER_HZ of Linux /proc times; 100 on every mainstream kernel build. */
-const CLOCK_TICKS_PER_SECOND = 100;
 
 /** BENCH_GATEWAY_NODE_ARGS: extra node flags for the gateway, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
 const GATEWAY_NODE_ARGS = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -63,57 +61,18 @@ function hasTaskset(): boolean {
   }
 }
 
-function start(script: string, env: Record<string, string>, nodeArgs: string[] = []): ChildProcess {
-  const command = [process.execPath, ...nodeArgs, join(DIST, script)];
-  if (SERVER_CPUS) command.unshift('taskset', '-c', SERVER_CPUS);
-  const child = spawn(command[0], command.slice(1), { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
-  child.unref();
-  return child;
-}
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function until(probe: () => Promise<boolean>, ms: number, what: string) {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await probe().catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${what} not reached within ${ms} ms`);
-}
-
-/** CPU seconds (user + system) a process has used so far, from /proc; undefined off Linux. */
-function cpuSeconds(pid: number | undefined): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Runs the load and also reports the server's CPU time per request, which other load on the machine disturbs less than req/s. */
 async function measure(label: string, port: number, path: string, server: ChildProcess, credential: { accessKey: string; secretKey: string }) {
-  const before = cpuSeconds(server.pid);
+  const before = processCpuSeconds(server.pid!);
   const result = await cannon(port, credential, DURATION, path);
-  const after = cpuSeconds(server.pid);
+  const after = processCpuSeconds(server.pid!);
   const cpu = before === undefined || after === undefined ? undefined : ((after - before) * 1e6) / result.requests.total;
   return measurement(label, result, cpu);
 }
 
 /** The latency phase: an open-loop load at `rate` (see pacedLoad), with the server's CPU time per request. */
 async function measurePaced(label: string, port: number, server: ChildProcess, credential: { accessKey: string; secretKey: string }, rate: number) {
-  const before = cpuSeconds(server.pid);
+  const before = processCpuSeconds(server.pid!);
   const result = await pacedLoad({
     port,
     connections: CONNECTIONS,
@@ -122,7 +81,7 @@ async function measurePaced(label: string, port: number, server: ChildProcess, c
     request: () =>
       `GET ${TARGET} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\nauthorization: ${signRequest({ ...credential, method: 'GET', target: TARGET }).authorization}\r\n\r\n`,
   });
-  const after = cpuSeconds(server.pid);
+  const after = processCpuSeconds(server.pid!);
   return {
     label,
     offered: rate,
@@ -186,21 +145,21 @@ async function main() {
 
   const gatewayPort = await freePort();
   let redisUrl = config.REDIS_URL;
-  let redis: ChildProcess | undefined;
+  const children: ChildProcess[] = [];
+  process.once('exit', () => children.forEach((c) => c.exitCode === null && c.kill('SIGTERM')));
   if (OWN_REDIS) {
     const port = await freePort();
-    redis = spawn('taskset', ['-c', CLIENT_CPUS!, 'redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    const redis = spawn('taskset', ['-c', CLIENT_CPUS!, 'redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
       stdio: 'ignore',
     });
+    children.push(redis);
     redisUrl = `redis://127.0.0.1:${port}`;
   }
   const barePort = await freePort();
-  const children: ChildProcess[] = [];
-  const stopAll = () => [...children, ...(redis ? [redis] : [])].forEach((c) => c.exitCode === null && c.kill('SIGTERM'));
-  process.once('exit', stopAll);
   try {
-    children.push(
-      start('apps/gateway/src/main.js', {
+    const gatewayServer = startProcess(
+      'apps/gateway/src/main.js',
+      {
         NODE_ENV: 'development',
         LOG_LEVEL: 'warn',
         HTTP_HOST: '127.0.0.1',
@@ -212,28 +171,35 @@ async function main() {
         REDIS_KEY_PREFIX: `bench${id}:`,
         CREDENTIAL_KEYRING: keyRing,
         RATE_LIMIT_PER_MINUTE: '1000000',
-      }, GATEWAY_NODE_ARGS),
+      },
+      { nodeArgs: GATEWAY_NODE_ARGS, cpus: SERVER_CPUS },
     );
-    await until(async () => (await fetch(`http://127.0.0.1:${gatewayPort}/readyz`)).status === 200, 30_000, 'gateway ready');
+    children.push(gatewayServer.child);
+    await waitFor(() => ready(gatewayPort), 30_000, 'gateway ready').catch((error: Error) => {
+      throw new Error(`${error.message}\n${gatewayServer.log()}`);
+    });
     const redisNote = OWN_REDIS ? `Redis: a redis-server of the bench's own, pinned to CPU ${CLIENT_CPUS} with the load generator. ` : `Redis: ${redisUrl}. `;
 
     // The bare route answers exactly what the gateway answers for this request.
     const sample = await fetch(`http://127.0.0.1:${gatewayPort}${TARGET}`, { headers: { authorization: signRequest({ ...credential, method: 'GET', target: TARGET }).authorization } });
     const body = await sample.text();
-    children.push(
-      start('bench/gateway/bare-server.js', {
+    const bareServer = startProcess(
+      'bench/gateway/bare-server.js',
+      {
         BARE_PORT: String(barePort),
         BARE_BODY: body,
         BARE_STATUS: String(sample.status),
         BARE_CONTENT_TYPE: sample.headers.get('content-type') ?? 'application/json',
-      }),
+      },
+      { cpus: SERVER_CPUS },
     );
-    await until(async () => (await fetch(`http://127.0.0.1:${barePort}${TARGET}`)).status === sample.status, 10_000, 'bare server up');
+    children.push(bareServer.child);
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${barePort}${TARGET}`)).status === sample.status, 10_000, 'bare server up');
 
     console.error(`warming up (${WARMUP} s each), then ${DURATION} s per target at ${CONNECTIONS} connections...`);
     await cannon(barePort, credential, WARMUP);
     await cannon(gatewayPort, credential, WARMUP);
-    const [gatewayProcess, bareProcess] = children;
+    const [gatewayProcess, bareProcess] = [gatewayServer.child, bareServer.child];
     // 1. Saturation: each target as fast as it answers.
     const bare = await measure('bare Fastify route, same JSON', barePort, TARGET, bareProcess, credential);
     // Same process, an open route: what Nest and the platform hooks cost before any security work.
@@ -294,10 +260,8 @@ async function main() {
     writeGatewayResults(join(ROOT, 'docs', 'benchmarks.md'), section);
     console.log(section);
   } finally {
-    const exited = children.map((c) => (c.exitCode === null ? new Promise((resolve) => c.once('exit', resolve)) : undefined));
-    stopAll();
-    // Wait for them, so a profile the gateway writes at exit (BENCH_GATEWAY_NODE_ARGS) is complete.
-    await Promise.all(exited);
+    // Waits for them, so a profile the gateway writes at exit (BENCH_GATEWAY_NODE_ARGS) is complete.
+    await Promise.all(children.map(stopProcess));
     await removeStreams(config.NATS_URL, bus);
   }
 }

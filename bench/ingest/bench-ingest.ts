@@ -9,8 +9,8 @@ import { simulatedMeter, simulatedReadings } from '@meter/readings';
 import { signRequest } from '@meter/signing';
 import { migrateAll } from '../../scripts/migrate-all';
 import { credentialCreatedEvent, publishAuthEvent } from '../../test/harness/credential-events';
-import { freePort, percentile, ready, round, startProcess, stopProcess, waitFor } from './bench-processes';
-import { cpuBetween, cpuSnapshot } from './process-cpu';
+import { freePort, percentile, ready, round, startProcess, stopProcess, waitFor } from '../shared/processes';
+import { cpuBetween, cpuSnapshot } from '../shared/process-cpu';
 
 /**
  * `npm run bench:ingest`: publish-to-queryable throughput of the ingest
@@ -103,10 +103,10 @@ async function main() {
     GATEWAY_PORT: String(gatewayPort),
   };
   // BENCH_INGEST_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the ingest process.
-  const ingest = startProcess('apps/ingest/src/main.js', env, (process.env.BENCH_INGEST_NODE_ARGS ?? '').split(' ').filter(Boolean));
+  const ingest = startProcess('apps/ingest/src/main.js', env, { nodeArgs: (process.env.BENCH_INGEST_NODE_ARGS ?? '').split(' ').filter(Boolean) });
   const moreIngest = extraPorts.map((port) => startProcess('apps/ingest/src/main.js', { ...env, INGEST_PORT: String(port) }));
   // BENCH_GATEWAY_NODE_ARGS profiles the gateway the same way.
-  const gateway = startProcess('apps/gateway/src/main.js', env, (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean));
+  const gateway = startProcess('apps/gateway/src/main.js', env, { nodeArgs: (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean) });
   const nc = await connectNats(base.NATS_URL, 'bench-ingest');
   const js = jetstream(nc);
   const db = new Client({ connectionString: databaseUrl });

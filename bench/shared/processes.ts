@@ -1,13 +1,23 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+
+export { freePort } from '../../test/harness/free-port';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
+export interface StartOptions {
+  /** Extra node flags, e.g. `--cpu-prof`. */
+  nodeArgs?: string[];
+  /** A taskset CPU list to pin the process to, e.g. `1`. */
+  cpus?: string;
+}
+
 /** A built platform process for the benchmark, its output kept for failures. */
-export function startProcess(script: string, env: Record<string, string>, nodeArgs: string[] = []): { child: ChildProcess; log: () => string } {
+export function startProcess(script: string, env: Record<string, string>, options: StartOptions = {}): { child: ChildProcess; log: () => string } {
   const lines: string[] = [];
-  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist', script)], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const command = [process.execPath, ...(options.nodeArgs ?? []), join(ROOT, 'dist', script)];
+  if (options.cpus) command.unshift('taskset', '-c', options.cpus);
+  const child = spawn(command[0], command.slice(1), { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.on('data', (c: Buffer) => lines.push(c.toString()));
   child.stderr?.on('data', (c: Buffer) => lines.push(c.toString()));
   return { child, log: () => lines.join('') };
@@ -18,17 +28,6 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   await exited;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 export async function waitFor(probe: () => Promise<boolean>, timeoutMs: number, what: string, intervalMs = 100): Promise<void> {
