@@ -6,3 +6,4 @@ export * from './persistence.module';
 export * from './create-schema.migration';
 export * from './prepared-queries';
 export * from './pg-listener';
+export * from './pg-binary-array';
