@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type Redis from 'ioredis';
 import { createRedis } from '@meter/redis';
 import { RedisRateLimiter } from './redis-rate-limiter';
@@ -65,5 +65,37 @@ describe('RedisRateLimiter', () => {
     expect(first).toMatchObject({ allowed: true, remaining: 2, limit: 3, windowSeconds: 60 });
     expect(first.resetMs).toBeGreaterThan(59_000);
     expect((await limiter.consume('rl:{ip:192.0.2.2}', 3, 60_000)).remaining).toBe(2);
+  });
+
+  it('decides the requests of one event-loop turn with one script call per key, exactly, past the script\'s ZADD chunk of 500', async () => {
+    const limiter = new RedisRateLimiter(clients[0]);
+    const calls = vi.spyOn(clients[0] as unknown as { meterSlidingWindow: (...args: unknown[]) => Promise<unknown> }, 'meterSlidingWindow');
+    try {
+      const [many, other] = await Promise.all([
+        Promise.all(Array.from({ length: 1_200 }, () => limiter.consume('rl:{cred:c}', 1_100, 60_000))),
+        Promise.all(Array.from({ length: 5 }, () => limiter.consume('rl:{cred:d}', 3, 60_000))),
+      ]);
+      expect(calls).toHaveBeenCalledTimes(2);
+      const allowed = many.filter((d) => d.allowed);
+      expect(allowed).toHaveLength(1_100);
+      expect(new Set(allowed.map((d) => d.remaining)).size).toBe(1_100);
+      expect(Math.max(...allowed.map((d) => d.remaining))).toBe(1_099);
+      expect(many.slice(1_100).every((d) => !d.allowed && d.remaining === 0 && d.resetMs > 55_000)).toBe(true);
+      expect(await clients[0].zcard('rl:{cred:c}')).toBe(1_100);
+      expect(other.map((d) => [d.allowed, d.remaining])).toEqual([[true, 2], [true, 1], [true, 0], [false, 0], [false, 0]]);
+      // The next turn is a new call that sees the window the batch left.
+      expect(await limiter.consume('rl:{cred:d}', 3, 60_000)).toMatchObject({ allowed: false, remaining: 0 });
+      expect(calls).toHaveBeenCalledTimes(3);
+    } finally {
+      calls.mockRestore();
+    }
+  });
+
+  it('fails every request of a batch when Redis refuses the call, so each can fall back', async () => {
+    const limiter = new RedisRateLimiter(clients[1]);
+    // A key holding another type: the script's ZREMRANGEBYSCORE fails with WRONGTYPE.
+    await clients[1].set('rl:{cred:e}', 'not a sorted set');
+    const outcomes = await Promise.allSettled(Array.from({ length: 3 }, () => limiter.consume('rl:{cred:e}', 10, 60_000)));
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
   });
 });
