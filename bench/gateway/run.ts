@@ -1,7 +1,8 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { loadConfig } from '@meter/config';
 import { BusNames } from '@meter/contracts';
@@ -10,7 +11,7 @@ import { signRequest } from '@meter/signing';
 import { migrateAll } from '../../scripts/migrate-all';
 import { processCpuSeconds } from '../shared/process-cpu';
 import { freePort, ready, startProcess, stopProcess, waitFor } from '../shared/processes';
-import { pacedLoad } from './paced-load';
+import type { PacedLoadResult } from './paced-load';
 import { latencyTable, table, writeGatewayResults, type Measurement } from './report';
 import { removeStreams, seedCredential, seedDevices } from './seed-credential';
 
@@ -70,17 +71,17 @@ async function measure(label: string, port: number, path: string, server: ChildP
   return measurement(label, result, cpu);
 }
 
-/** The latency phase: an open-loop load at `rate` (see pacedLoad), with the server's CPU time per request. */
+/**
+ * The latency phase: an open-loop load at `rate` (see pacedLoad) from a fresh process of its own on the
+ * client's CPUs (paced-worker.ts), with the server's CPU time per request.
+ */
 async function measurePaced(label: string, port: number, server: ChildProcess, credential: { accessKey: string; secretKey: string }, rate: number) {
   const before = processCpuSeconds(server.pid!);
-  const result = await pacedLoad({
-    port,
-    connections: CONNECTIONS,
-    rate,
-    durationSeconds: DURATION,
-    request: () =>
-      `GET ${TARGET} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\nauthorization: ${signRequest({ ...credential, method: 'GET', target: TARGET }).authorization}\r\n\r\n`,
-  });
+  const input = JSON.stringify({ port, connections: CONNECTIONS, rate, durationSeconds: DURATION, target: TARGET, credential });
+  const command = [process.execPath, join(__dirname, 'paced-worker.js'), input];
+  if (CLIENT_CPUS) command.unshift('taskset', '-c', CLIENT_CPUS);
+  const { stdout } = await promisify(execFile)(command[0], command.slice(1), { maxBuffer: 1 << 20 });
+  const result = JSON.parse(stdout) as PacedLoadResult;
   const after = processCpuSeconds(server.pid!);
   return {
     label,
