@@ -45,12 +45,14 @@ export class BatchProcessor {
     }
     if (usable.length === 0) return;
     try {
+      const started = performance.now();
       await this.write(usable);
       for (const item of usable) item.msg.ack();
-      this.metrics.readings.inc(usable.reduce((n, u) => n + u.readings.length, 0));
+      this.observeCommitted(usable, (performance.now() - started) / 1000);
     } catch (error) {
       if (isTransientDatabaseError(error)) {
         this.logger.warn(`batch of ${usable.length} messages not written, will retry: ${String((error as Error).message)}`);
+        this.metrics.batchRetries.inc();
         for (const item of usable) item.msg.nak(retryDelayMs(item.msg.info.deliveryCount));
         return;
       }
@@ -60,6 +62,18 @@ export class BatchProcessor {
       }
       for (const item of usable) await this.process([item.msg]);
     }
+  }
+
+  private observeCommitted(usable: readonly Usable[], seconds: number) {
+    const committedAt = Date.now();
+    let readings = 0;
+    for (const item of usable) {
+      readings += item.readings.length;
+      this.metrics.storedToCommitSeconds.observe(Math.max(0, committedAt - Number(item.msg.info.timestampNanos) / 1e6) / 1000);
+    }
+    this.metrics.readings.inc(readings);
+    this.metrics.batchSeconds.observe(seconds);
+    this.metrics.batchMessages.observe(usable.length);
   }
 
   private async write(usable: readonly Usable[]) {

@@ -59,6 +59,17 @@ describe('ingest of readings and devices into the read model', () => {
 
   const iso = (ms: number) => new Date(ms).toISOString();
 
+  /** The ingest's own series from its /metrics (the first process), unlabelled ones by name. */
+  const metricValues = async (): Promise<Record<string, number>> => {
+    const text = (await apps[0].inject({ method: 'GET', url: '/metrics' })).body;
+    const values: Record<string, number> = {};
+    for (const line of text.split('\n')) {
+      const match = /^(ingest_[a-z_]+) ([0-9.e+-]+)$/.exec(line);
+      if (match) values[match[1]] = Number(match[2]);
+    }
+    return values;
+  };
+
   beforeAll(async () => {
     infra = await isolatedInfra();
     db = new Client({ connectionString: infra.databaseUrl });
@@ -77,12 +88,24 @@ describe('ingest of readings and devices into the read model', () => {
 
   it('stores in-order readings with the interval since each predecessor, as the consumption library computes it', async () => {
     const readings: Reading[] = Array.from({ length: 30 }, (_, i) => ({ readAt: T0 + i * H, value: 100 + i * 0.25 + (i % 3) * 0.01 }));
+    const before = await metricValues();
     for (let i = 0; i < readings.length; i += 10) {
       await publish('readings', 1, readings.slice(i, i + 10).map((r) => ({ read_at: iso(r.readAt), value: String(r.value) })));
     }
     await eventually(async () => (await count(1)) === 30, 10_000, '30 readings stored');
     expect(await storedIntervals(1)).toEqual(intervalsFromReadings(readings));
     await expectRunningTotals(1, intervalsFromReadings(readings));
+    // The three messages, as the operator sees them: every reading counted once, every message's freshness, batches timed.
+    await eventually(async () => (await metricValues()).ingest_stored_to_commit_seconds_count - before.ingest_stored_to_commit_seconds_count === 3, 5_000, 'metrics');
+    const after = await metricValues();
+    expect(after.ingest_readings_total - before.ingest_readings_total).toBe(30);
+    expect(after.ingest_batch_messages_sum - before.ingest_batch_messages_sum).toBe(3);
+    const batches = after.ingest_batch_duration_seconds_count - before.ingest_batch_duration_seconds_count;
+    expect(batches).toBeGreaterThanOrEqual(1);
+    expect(batches).toBeLessThanOrEqual(3);
+    expect(after.ingest_batch_duration_seconds_sum).toBeGreaterThan(before.ingest_batch_duration_seconds_sum);
+    expect(after.ingest_stored_to_commit_seconds_sum - before.ingest_stored_to_commit_seconds_sum).toBeLessThan(30);
+    expect(after.ingest_batch_retries_total).toBe(0);
   });
 
   it('ignores repeats, applies corrections, places late and out-of-order readings, treats a decrease as a reset', async () => {
