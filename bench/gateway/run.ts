@@ -247,7 +247,7 @@ async function main() {
       `Gateway / bare throughput: **${ratio.toFixed(2)}** (target ≥ 0.60: ${ratio >= 0.6 ? 'met' : 'not met'}).`,
       '',
       `**Latency at a fixed offered load** (${[...CURVE_SHARES, OFFERED_SHARE].map((x) => `${Math.round(x * 100)} %`).join(', ')} of the bare route's ` +
-        `saturated throughput, the same load to each target over the same ${CONNECTIONS} connections):`,
+        `saturated throughput, the same load to each target over the same ${CONNECTIONS} connections, from an open-loop generator in a process of its own${CLIENT_CPUS ? ` on CPU ${CLIENT_CPUS}` : ''}):`,
       '',
       latencyTable(curve),
       '',
