@@ -41,56 +41,44 @@ export class PgArrayWriter {
   }
 
   bool(value: boolean): this {
-    this.room(5);
-    this.at = this.buffer.writeInt32BE(1, this.at);
+    this.element(1);
     this.buffer[this.at++] = value ? 1 : 0;
-    this.count++;
     return this;
   }
 
   int2(value: number): this {
-    this.room(6);
-    this.at = this.buffer.writeInt32BE(2, this.at);
+    this.element(2);
     this.at = this.buffer.writeInt16BE(value, this.at);
-    this.count++;
     return this;
   }
 
   /** An integer within ±2^53 (a JS safe integer). */
   int8(value: number): this {
-    this.room(12);
-    this.at = this.buffer.writeInt32BE(8, this.at);
+    this.element(8);
     this.writeInt64(value);
-    this.count++;
     return this;
   }
 
   float8(value: number): this {
-    this.room(12);
-    this.at = this.buffer.writeInt32BE(8, this.at);
+    this.element(8);
     this.at = this.buffer.writeDoubleBE(value, this.at);
-    this.count++;
     return this;
   }
 
   /** An instant given in epoch milliseconds (µs fractions kept); sent as µs since 2000-01-01 UTC, Postgres's own form. */
   timestamptz(epochMs: number): this {
-    this.room(12);
-    this.at = this.buffer.writeInt32BE(8, this.at);
+    this.element(8);
     const micros = Math.round(epochMs * 1000);
     if (Number.isSafeInteger(micros)) this.writeInt64(micros - PG_EPOCH_MICROS);
     // Beyond ±2^53 µs (before 1684 or after 2255) a double cannot hold every µs: exact integer arithmetic.
     else this.at = this.buffer.writeBigInt64BE(BigInt(Math.trunc(epochMs)) * 1000n + BigInt(Math.round((epochMs % 1) * 1000)) - PG_EPOCH_MICROS_BIG, this.at);
-    this.count++;
     return this;
   }
 
   text(value: string): this {
     const bytes = Buffer.byteLength(value);
-    this.room(4 + bytes);
-    this.at = this.buffer.writeInt32BE(bytes, this.at);
+    this.element(bytes);
     this.at += this.buffer.write(value, this.at);
-    this.count++;
     return this;
   }
 
@@ -103,6 +91,13 @@ export class PgArrayWriter {
     b.writeInt32BE(this.count, 12);
     b.writeInt32BE(1, 16);
     return b.subarray(0, this.at);
+  }
+
+  /** Room for one element of `bytes` bytes, and its length prefix. */
+  private element(bytes: number) {
+    this.room(4 + bytes);
+    this.at = this.buffer.writeInt32BE(bytes, this.at);
+    this.count++;
   }
 
   private writeInt64(value: number) {
