@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { DeviceRecord } from '@meter/readings';
+import { deviceRecord } from '../read-model/device-record.fixture';
 import { deviceListBody } from './device-list-body';
 
-const device = (deviceId: number, name: string, activatedAt: number, channels: number): DeviceRecord => ({
-  deviceId,
-  name,
-  channels,
-  activatedAt,
-  serie: 'water',
-  unit: 'm³',
-  decimalPlaces: 3,
-  timeZone: 'UTC',
-  pricePerUnit: 0,
-  currencySymbol: '€',
-});
+const device = (deviceId: number, name: string, activatedAt: number, channels: number): DeviceRecord => deviceRecord(deviceId, { name, activatedAt, channels });
 
 describe('deviceListBody', () => {
   it('writes both list shapes of spec 2.2 with the same token in both', () => {

@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { DeviceRecord } from '@meter/readings';
-import { DeviceCache, type DevicePage } from './device-cache';
+import { DeviceCache, type DeviceCacheLimits, type DevicePage } from './device-cache';
+import { deviceRecord } from './device-record.fixture';
 
-const device = (deviceId: number, name = `Device ${deviceId}`): DeviceRecord => ({
-  deviceId,
-  name,
-  channels: 1,
-  activatedAt: 0,
-  serie: 'water',
-  unit: 'm³',
-  decimalPlaces: 3,
-  timeZone: 'UTC',
-  pricePerUnit: 0,
-  currencySymbol: '€',
-});
+const device = (deviceId: number, name?: string): DeviceRecord => deviceRecord(deviceId, name === undefined ? {} : { name });
 
 /** A load that counts its calls and answers what `state` holds at that moment. */
 function pages(state: { devices: DeviceRecord[] }) {
@@ -35,6 +25,14 @@ function records(state: { devices: DeviceRecord[] }) {
   return { asked, load };
 }
 
+/** An enabled cache, the devices its loads answer (change them to see whether the cache asks again), and a page loader. */
+function enabledCache(devices: DeviceRecord[], limits: Partial<DeviceCacheLimits> = {}) {
+  const cache = new DeviceCache(limits);
+  cache.enable();
+  const state = { devices };
+  return { cache, state, ...pages(state) };
+}
+
 describe('DeviceCache', () => {
   it('is off until enabled: every call loads', async () => {
     const cache = new DeviceCache();
@@ -46,10 +44,7 @@ describe('DeviceCache', () => {
   });
 
   it('answers a page from memory until its organization is invalidated', async () => {
-    const cache = new DeviceCache();
-    cache.enable();
-    const state = { devices: [device(1), device(2)] };
-    const { calls, load } = pages(state);
+    const { cache, state, calls, load } = enabledCache([device(1), device(2)]);
     expect((await cache.page('o', 0, 10, load(0, 10))).devices.map((d) => d.deviceId)).toEqual([1, 2]);
     state.devices.push(device(3));
     expect((await cache.page('o', 0, 10, load(0, 10))).devices.map((d) => d.deviceId)).toEqual([1, 2]);
@@ -63,10 +58,7 @@ describe('DeviceCache', () => {
   });
 
   it('keys pages by cursor and size, and by organization', async () => {
-    const cache = new DeviceCache();
-    cache.enable();
-    const state = { devices: [device(1), device(2), device(3)] };
-    const { calls, load } = pages(state);
+    const { cache, state, calls, load } = enabledCache([device(1), device(2), device(3)]);
     expect(await cache.page('o', 0, 2, load(0, 2))).toEqual({ devices: [device(1), device(2)], hasMore: true });
     expect(await cache.page('o', 2, 2, load(2, 2))).toEqual({ devices: [device(3)], hasMore: false });
     expect(await cache.page('o', 0, 3, load(0, 3))).toEqual({ devices: state.devices.slice(0, 3), hasMore: false });
@@ -76,10 +68,7 @@ describe('DeviceCache', () => {
   });
 
   it('an empty organization id invalidates every organization', async () => {
-    const cache = new DeviceCache();
-    cache.enable();
-    const state = { devices: [device(1)] };
-    const { calls, load } = pages(state);
+    const { cache, calls, load } = enabledCache([device(1)]);
     await cache.page('o', 0, 10, load(0, 10));
     await cache.page('p', 0, 10, load(0, 10));
     cache.invalidate('');
@@ -122,10 +111,7 @@ describe('DeviceCache', () => {
   });
 
   it('disable drops everything and stops caching', async () => {
-    const cache = new DeviceCache();
-    cache.enable();
-    const state = { devices: [device(1)] };
-    const { calls, load } = pages(state);
+    const { cache, calls, load } = enabledCache([device(1)]);
     await cache.page('o', 0, 10, load(0, 10));
     cache.disable();
     expect(cache.active).toBe(false);
@@ -150,10 +136,7 @@ describe('DeviceCache', () => {
   });
 
   it('evicts the least recently used organization beyond its limit', async () => {
-    const cache = new DeviceCache({ organizations: 2 });
-    cache.enable();
-    const state = { devices: [device(1)] };
-    const { calls, load } = pages(state);
+    const { cache, calls, load } = enabledCache([device(1)], { organizations: 2 });
     await cache.page('a', 0, 10, load(0, 10));
     await cache.page('b', 0, 10, load(0, 10));
     await cache.page('a', 0, 10, load(0, 10)); // a is now the most recent
@@ -166,10 +149,7 @@ describe('DeviceCache', () => {
   });
 
   it('drops an organization whose entries outgrow its record budget', async () => {
-    const cache = new DeviceCache({ recordsPerOrganization: 5 });
-    cache.enable();
-    const state = { devices: [1, 2, 3, 4].map((id) => device(id)) };
-    const { calls, load } = pages(state);
+    const { cache, calls, load } = enabledCache([1, 2, 3, 4].map((id) => device(id)), { recordsPerOrganization: 5 });
     await cache.page('o', 0, 10, load(0, 10)); // weight 5: kept
     await cache.page('o', 0, 10, load(0, 10));
     expect(calls).toHaveLength(1);

@@ -1,0 +1,16 @@
+import type { DeviceRecord } from '@meter/readings';
+
+/** A device record for tests: the registration defaults of contract 3, any field overridden. */
+export const deviceRecord = (deviceId: number, fields: Partial<DeviceRecord> = {}): DeviceRecord => ({
+  deviceId,
+  name: `Device ${deviceId}`,
+  channels: 1,
+  activatedAt: 0,
+  serie: 'water',
+  unit: 'm³',
+  decimalPlaces: 3,
+  timeZone: 'UTC',
+  pricePerUnit: 0,
+  currencySymbol: '€',
+  ...fields,
+});
