@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { RFC3339, rfc3339Ms } from './readings';
+import { RFC3339, realCalendarFields, rfc3339Ms } from './readings';
 
-/** rfc3339Ms before its shortcut for plain UTC times, as it was written: Date.parse, refused when the fields do not exist. */
+/** rfc3339Ms before its shortcut for plain UTC times, as it was written: Date.parse, refused when the fields do not exist (the same field check). */
 function byDateParse(text: string): number | undefined {
   const ms = Date.parse(text.toUpperCase());
   return Number.isFinite(ms) && realCalendarFields(text) ? ms : undefined;
-}
-
-function realCalendarFields(text: string): boolean {
-  const digits = (at: number) => (text.charCodeAt(at) - 48) * 10 + (text.charCodeAt(at + 1) - 48);
-  if (digits(8) <= 28 && digits(11) <= 23) return true;
-  const [year, month, day, hour, minute, second] = [0, 5, 8, 11, 14, 17].map((at) => Number(text.slice(at, at + (at === 0 ? 4 : 2))));
-  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return month >= 1 && month <= 12 && day >= 1 && day <= lastDay && hour <= 23 && minute <= 59 && second <= 59;
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');

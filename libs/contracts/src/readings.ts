@@ -80,7 +80,7 @@ export const readAtSchema = z
   });
 
 /** Date.parse rolls 02-30 over into March; the fields must exist as written. */
-function realCalendarFields(text: string): boolean {
+export function realCalendarFields(text: string): boolean {
   // Date.parse refuses minutes, seconds and months out of range; it takes hour 24 and rolls a day past the month's end over.
   const digits = (at: number) => (text.charCodeAt(at) - 48) * 10 + (text.charCodeAt(at + 1) - 48);
   if (digits(8) <= 28 && digits(11) <= 23) return true;
