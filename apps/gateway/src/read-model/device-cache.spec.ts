@@ -33,6 +33,20 @@ function enabledCache(devices: DeviceRecord[], limits: Partial<DeviceCacheLimits
   return { cache, state, ...pages(state) };
 }
 
+/** A page of 'o' whose load answers device 1 as 'old name' only once released: a query running while things change. */
+function heldLoad(cache: DeviceCache) {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const slow = cache.page('o', 0, 10, async () => {
+    await gate;
+    return { devices: [device(1, 'old name')], hasMore: false };
+  });
+  return { slow, release };
+}
+
+/** Device 1's name as the cache answers it now, were it to load ('new name'). */
+const nameNow = async (cache: DeviceCache) => (await cache.page('o', 0, 10, async () => ({ devices: [device(1, 'new name')], hasMore: false }))).devices[0].name;
+
 describe('DeviceCache', () => {
   it('is off until enabled: every call loads', async () => {
     const cache = new DeviceCache();
@@ -78,36 +92,22 @@ describe('DeviceCache', () => {
   });
 
   it('does not keep an answer loaded across an invalidation of its organization', async () => {
-    const cache = new DeviceCache();
-    cache.enable();
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const slow = cache.page('o', 0, 10, async () => {
-      await gate;
-      return { devices: [device(1, 'old name')], hasMore: false };
-    });
+    const { cache } = enabledCache([]);
+    const { slow, release } = heldLoad(cache);
     cache.invalidate('o'); // the change committed while the query ran
     release();
     expect((await slow).devices[0].name).toBe('old name'); // answered...
-    const fresh = await cache.page('o', 0, 10, async () => ({ devices: [device(1, 'new name')], hasMore: false }));
-    expect(fresh.devices[0].name).toBe('new name'); // ...but not kept
+    expect(await nameNow(cache)).toBe('new name'); // ...but not kept
   });
 
   it('does not keep what was loaded while it was turned off and on again', async () => {
-    const cache = new DeviceCache();
-    cache.enable();
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const slow = cache.page('o', 0, 10, async () => {
-      await gate;
-      return { devices: [device(1, 'old name')], hasMore: false };
-    });
+    const { cache } = enabledCache([]);
+    const { slow, release } = heldLoad(cache);
     cache.disable();
     cache.enable();
     release();
     await slow;
-    const fresh = await cache.page('o', 0, 10, async () => ({ devices: [device(1, 'new name')], hasMore: false }));
-    expect(fresh.devices[0].name).toBe('new name');
+    expect(await nameNow(cache)).toBe('new name');
   });
 
   it('disable drops everything and stops caching', async () => {
