@@ -182,7 +182,8 @@ async function main() {
     const redisNote = OWN_REDIS ? `Redis: a redis-server of the bench's own, pinned to CPU ${CLIENT_CPUS} with the load generator. ` : `Redis: ${redisUrl}. `;
 
     // The bare route answers exactly what the gateway answers for this request.
-    const sample = await fetch(`http://127.0.0.1:${gatewayPort}${TARGET}`, { headers: { authorization: signRequest({ ...credential, method: 'GET', target: TARGET }).authorization } });
+    const signedGet = () => ({ headers: { authorization: signRequest({ ...credential, method: 'GET', target: TARGET }).authorization } });
+    const sample = await fetch(`http://127.0.0.1:${gatewayPort}${TARGET}`, signedGet());
     const body = await sample.text();
     const bareServer = startProcess(
       'bench/gateway/bare-server.js',
@@ -196,17 +197,39 @@ async function main() {
     );
     children.push(bareServer.child);
     await waitFor(async () => (await fetch(`http://127.0.0.1:${barePort}${TARGET}`)).status === sample.status, 10_000, 'bare server up');
+    // The required work alone (floor-server.ts): the gateway's own functions on bare Fastify, same Redis, same limit.
+    const floorPort = await freePort();
+    const floorServer = startProcess(
+      'bench/gateway/floor-server.js',
+      {
+        FLOOR_PORT: String(floorPort),
+        FLOOR_BODY: body,
+        FLOOR_CONTENT_TYPE: sample.headers.get('content-type') ?? 'application/json',
+        FLOOR_ACCESS_KEY: credential.accessKey,
+        FLOOR_SECRET_KEY: credential.secretKey,
+        REDIS_URL: redisUrl,
+        REDIS_KEY_PREFIX: `bench${id}:floor:`,
+        RATE_LIMIT_PER_MINUTE: '1000000',
+      },
+      { cpus: SERVER_CPUS },
+    );
+    children.push(floorServer.child);
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${floorPort}${TARGET}`, signedGet())).status === 200, 10_000, 'floor server up');
 
     console.error(`warming up (${WARMUP} s each), then ${DURATION} s per target at ${CONNECTIONS} connections...`);
     await cannon(barePort, credential, WARMUP);
     await cannon(gatewayPort, credential, WARMUP);
+    await cannon(floorPort, credential, WARMUP);
     const [gatewayProcess, bareProcess] = [gatewayServer.child, bareServer.child];
     // 1. Saturation: each target as fast as it answers.
     const bare = await measure('bare Fastify route, same JSON', barePort, TARGET, bareProcess, credential);
     // Same process, an open route: what Nest and the platform hooks cost before any security work.
     const open = await measure('gateway process, open `GET /healthz` (no pipeline)', gatewayPort, '/healthz', gatewayProcess, credential);
     const gateway = await measure(`gateway \`GET ${TARGET}\`, full pipeline`, gatewayPort, TARGET, gatewayProcess, credential);
+    const floor = await measure('the required work alone on bare Fastify (floor-server.ts)', floorPort, TARGET, floorServer.child, credential);
     const ratio = gateway.requestsPerSecond / bare.requestsPerSecond;
+    const cpuRatio = (m: Measurement) =>
+      bare.cpuMicrosPerRequest !== undefined && m.cpuMicrosPerRequest !== undefined ? (bare.cpuMicrosPerRequest / m.cpuMicrosPerRequest).toFixed(2) : '–';
     // 2. Latency: both targets offered the same load, 0.6 of what the bare route answered.
     const curve: (Measurement & { offered: number })[] = [];
     for (const share of [...CURVE_SHARES, OFFERED_SHARE]) {
@@ -242,9 +265,11 @@ async function main() {
       '',
       '**Throughput at saturation** (each target as fast as it answers):',
       '',
-      table([bare, open, gateway]),
+      table([bare, open, gateway, floor]),
       '',
-      `Gateway / bare throughput: **${ratio.toFixed(2)}** (target ≥ 0.60: ${ratio >= 0.6 ? 'met' : 'not met'}).`,
+      `Gateway / bare throughput: **${ratio.toFixed(2)}** (target ≥ 0.60: ${ratio >= 0.6 ? 'met' : 'not met'}). ` +
+        `In server CPU per request, bare / gateway: ${cpuRatio(gateway)}; bare / floor: ${cpuRatio(floor)} ` +
+        '(the floor is the required work without Nest, metrics, logging or request ids: see "Where the time goes").',
       '',
       `**Latency at a fixed offered load** (${[...CURVE_SHARES, OFFERED_SHARE].map((x) => `${Math.round(x * 100)} %`).join(', ')} of the bare route's ` +
         `saturated throughput, the same load to each target over the same ${CONNECTIONS} connections, from an open-loop generator in a process of its own${CLIENT_CPUS ? ` on CPU ${CLIENT_CPUS}` : ''}):`,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { authorizationHeader, parseAuthorization } from './index';
+import { parseAnyOrder } from './parse-authorization';
 
 const KEY = 'sk_live_abcDEF012_-';
 const SIG = 'a'.repeat(32) + '0123456789abcdef'.repeat(2);
@@ -209,5 +210,17 @@ describe('parseAuthorization: fuzz', () => {
     }
     // Some mutations (e.g. a changed hex digit) stay valid: the accepted path is exercised too.
     expect(accepted).toBeGreaterThan(0);
+  });
+
+  it('answers exactly what the whole grammar answers: the canonical-form shortcut changes no result', () => {
+    const inputs = [VALID, VALID.toLowerCase(), VALID.replace('SVC-HMAC', 'svc-Hmac'), VALID.replace(KEY, 'pk_live_x').replace(SIG, 'public')];
+    for (let i = 0; i < 3000; i += 1) inputs.push(mutate(VALID));
+    for (let i = 0; i < 1000; i += 1) inputs.push(randomString(300));
+    let canonical = 0;
+    for (const input of inputs) {
+      expect(parseAuthorization(input)).toEqual(parseAnyOrder(input));
+      if (parseAuthorization(input).ok) canonical += 1;
+    }
+    expect(canonical).toBeGreaterThan(3);
   });
 });

@@ -23,11 +23,16 @@ export interface SignResult {
 
 /** Computes the SVC-HMAC signature of a request. Throws `TypeError` on invalid input. */
 export function sign(input: SignInput): SignResult {
+  const { mac, text } = signatureBytes(input);
+  return { signature: mac.toString('hex'), signingString: text };
+}
+
+/** The signature as its 32 bytes, and the string signed: what `verifySignature` compares without hex round trips. */
+export function signatureBytes(input: SignInput): { mac: Buffer; text: string } {
   const { secretKey, method, target, body, timestamp } = input;
   if (typeof secretKey !== 'string' || secretKey.length === 0) {
     throw new TypeError('secretKey must be a non-empty string');
   }
   const text = signingString({ method, target, bodySha256: bodySha256Hex(body), timestamp });
-  const signature = createHmac('sha256', Buffer.from(secretKey, 'utf8')).update(text, 'utf8').digest('hex');
-  return { signature, signingString: text };
+  return { mac: createHmac('sha256', secretKey).update(text, 'utf8').digest(), text };
 }

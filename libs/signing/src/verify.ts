@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { SHA256_HEX_RE } from './grammar';
-import { sign, type SignInput } from './sign';
+import { signatureBytes, type SignInput } from './sign';
 
 export interface VerifyInput extends SignInput {
   /** The signature received in the Authorization header. */
@@ -20,8 +20,9 @@ export function verifySignature(input: VerifyInput): boolean {
   try {
     const { signature } = input;
     if (typeof signature !== 'string' || !SHA256_HEX_RE.test(signature)) return false;
-    const expected = Buffer.from(sign(input).signature, 'latin1');
-    const received = Buffer.from(signature, 'latin1');
+    // Both sides as the 32 bytes of the MAC (the hex was checked above, so it decodes to 32).
+    const expected = signatureBytes(input).mac;
+    const received = Buffer.from(signature, 'hex');
     if (expected.length !== received.length) return false;
     return timingSafeEqual(expected, received);
   } catch {
