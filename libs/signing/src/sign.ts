@@ -34,5 +34,5 @@ export function signatureBytes(input: SignInput): { mac: Buffer; text: string } 
     throw new TypeError('secretKey must be a non-empty string');
   }
   const text = signingString({ method, target, bodySha256: bodySha256Hex(body), timestamp });
-  return { mac: createHmac('sha256', secretKey).update(text, 'utf8').digest(), text };
+  return { mac: createHmac('sha256', Buffer.from(secretKey, 'utf8')).update(text, 'utf8').digest(), text };
 }
