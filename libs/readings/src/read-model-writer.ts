@@ -277,7 +277,8 @@ async function recomputeCumulative(runner: QueryRunner, ranges: readonly Changed
   await runner.query(
     `WITH ranges AS (
        SELECT * FROM unnest($1::text[], $2::bigint[], $3::smallint[], $4::timestamptz[]) AS r(org_id, device_id, channel, lo)
-     ), bases AS (
+     ), bases AS MATERIALIZED (
+       -- Materialized: one backward probe per range. Inlined, the planner evaluated the probe once per later reading.
        SELECT r.*, coalesce((SELECT p.cum FROM ingest.readings p WHERE p.org_id = r.org_id AND p.device_id = r.device_id AND p.channel = r.channel
                                AND p.read_at < r.lo ORDER BY p.read_at DESC LIMIT 1), 0) AS base
        FROM ranges r
