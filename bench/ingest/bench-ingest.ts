@@ -292,7 +292,15 @@ async function main() {
       const headers = { 'x-timezone': 'Asia/Kolkata' };
       const signedGet = (target: string) =>
         fetch(`http://127.0.0.1:${gatewayPort}${target}`, { headers: { ...headers, authorization: signRequest({ ...credential, method: 'GET', target }).authorization } });
-      await waitFor(async () => (await signedGet('/meter/v1/devices?limit=1')).status === 200, 10_000, 'credential known');
+      await waitFor(
+        async () => {
+          const response = await signedGet('/meter/v1/devices?limit=1');
+          await response.arrayBuffer();
+          return response.status === 200;
+        },
+        10_000,
+        'credential known',
+      );
       const previousMonth = new Date(now);
       previousMonth.setUTCMonth(previousMonth.getUTCMonth() - 1);
       const routes: [string, string][] = [
