@@ -68,6 +68,9 @@ describe('displayValue', () => {
     [100000, '100,000.0'],
     [1234567.25, '1,234,567.3'],
     [-1234.56, '-1,234.6'],
+    [-999.94, '-999.9'],
+    [-999.96, '-1,000.0'],
+    [999.94, '999.9'],
   ])('%s -> %s', (value, expected) => {
     expect(displayValue(value)).toBe(expected);
   });
@@ -79,6 +82,10 @@ describe('formatWithUnit', () => {
     [1234.5678, 3, 'm³', '1,234.568 m³'],
     [0, 0, 'L', '0 L'],
     [1234567, 0, 'L', '1,234,567 L'],
+    [999, 0, 'L', '999 L'],
+    [1000, 0, 'L', '1,000 L'],
+    [-1000, 0, 'L', '-1,000 L'],
+    [-999, 0, 'L', '-999 L'],
     [5, 2, '', '5.00'],
   ])('%s, %i places, %j -> %s', (value, places, unit, expected) => {
     expect(formatWithUnit(value, places, unit)).toBe(expected);
@@ -106,5 +113,38 @@ describe('decimalAndFormatted', () => {
 describe('dataPointDate', () => {
   it('is local midnight in the spec notation', () => {
     expect(dataPointDate('2026-03-01')).toBe('2026-03-01 00:00:00.000');
+  });
+});
+
+describe('formatDecimal against exact decimal arithmetic', () => {
+  /** The reference: the same 15 significant digits, rounded half away from zero in BigInt only. */
+  function reference(value: number, places: number): string {
+    const [mantissa, exponent] = Math.abs(value).toExponential(14).split('e');
+    const digits = BigInt(mantissa.replace('.', ''));
+    const shift = Number(exponent) - 14 + places;
+    let scaled: bigint;
+    if (shift >= 0) scaled = digits * 10n ** BigInt(shift);
+    else {
+      const divisor = 10n ** BigInt(-shift);
+      scaled = digits / divisor + ((digits % divisor) * 2n >= divisor ? 1n : 0n);
+    }
+    if (scaled === 0n) return places === 0 ? '0' : `0.${'0'.repeat(places)}`;
+    const text = scaled.toString().padStart(places + 1, '0');
+    return `${value < 0 ? '-' : ''}${text.slice(0, text.length - places)}${places > 0 ? `.${text.slice(text.length - places)}` : ''}`;
+  }
+
+  it('agrees on 20,000 values of every magnitude, ties and near-ties included', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const values: number[] = [];
+    for (let i = 0; i < 5000; i++) values.push((random() - 0.5) * 10 ** Math.floor(random() * 40 - 20));
+    for (let i = 0; i < 5000; i++) values.push(Math.round(random() * 1e7) / 1000 + 0.0005); // ties at 3 places
+    for (let i = 0; i < 5000; i++) values.push(Math.round(random() * 1e9) / 2 ** Math.floor(random() * 20)); // exact binary fractions
+    for (let i = 0; i < 5000; i++) values.push(Math.floor(random() * 2 ** 53) * 10 ** Math.floor(random() * 10 - 5));
+    for (const value of values) {
+      const places = Math.floor(Math.abs(value * 997) % 21);
+      expect(formatDecimal(value, places), `${value} to ${places} places`).toBe(reference(value, places));
+      expect(formatDecimal(value, 3), `${value} to 3 places`).toBe(reference(value, 3));
+    }
   });
 });

@@ -14,8 +14,8 @@ export function formatDecimal(value: number, decimalPlaces: number): string {
     throw new RangeError(`decimal places must be 0..${MAX_DECIMALS}: ${decimalPlaces}`);
   }
   const scaled = scaledInteger(Math.abs(value), decimalPlaces);
-  if (scaled === 0n) return decimalPlaces === 0 ? '0' : `0.${'0'.repeat(decimalPlaces)}`;
-  const digits = scaled.toString().padStart(decimalPlaces + 1, '0');
+  if (scaled === '0') return decimalPlaces === 0 ? '0' : `0.${'0'.repeat(decimalPlaces)}`;
+  const digits = scaled.padStart(decimalPlaces + 1, '0');
   const whole = digits.slice(0, digits.length - decimalPlaces);
   const fraction = digits.slice(digits.length - decimalPlaces);
   return `${value < 0 ? '-' : ''}${whole}${decimalPlaces > 0 ? `.${fraction}` : ''}`;
@@ -55,19 +55,41 @@ export function dataPointDate(date: string): string {
   return `${date} 00:00:00.000`;
 }
 
-/** round(|value| × 10^places), half away from zero, exact on the decimal digits. */
-function scaledInteger(magnitude: number, places: number): bigint {
+/**
+ * round(|value| × 10^places), half away from zero, exact on the decimal
+ * digits, as decimal text. The 15 significant digits are an integer below
+ * 10^15, so when the divisor is at most 10^15 (or the product stays below
+ * 2^53) plain doubles compute it exactly; BigInt only beyond that.
+ */
+function scaledInteger(magnitude: number, places: number): string {
   // "d.dddddddddddddde±x": 15 significant digits.
-  const [mantissa, exponentText] = magnitude.toExponential(14).split('e');
-  const digits = BigInt(mantissa.replace('.', ''));
-  const shift = Number(exponentText) - 14 + places;
-  if (shift >= 0) return digits * 10n ** BigInt(shift);
+  const text = magnitude.toExponential(14);
+  const e = text.indexOf('e');
+  const digits = Number(text.slice(0, 1) + text.slice(2, e));
+  const shift = Number(text.slice(e + 1)) - 14 + places;
+  if (shift < 0 && shift >= -15) {
+    const divisor = POWERS_OF_TEN[-shift];
+    // digits / divisor is rounded once; its floor is exact, as the true quotient is at least 1 / divisor below an integer.
+    const quotient = Math.floor(digits / divisor);
+    const rest = digits - quotient * divisor;
+    return String(rest * 2 >= divisor ? quotient + 1 : quotient);
+  }
+  if (shift >= 0 && shift <= 15 && digits * POWERS_OF_TEN[shift] <= Number.MAX_SAFE_INTEGER) return String(digits * POWERS_OF_TEN[shift]);
+  return scaledBigInt(BigInt(digits), shift);
+}
+
+const POWERS_OF_TEN = Array.from({ length: 16 }, (_, i) => 10 ** i);
+
+function scaledBigInt(digits: bigint, shift: number): string {
+  if (shift >= 0) return (digits * 10n ** BigInt(shift)).toString();
   const divisor = 10n ** BigInt(-shift);
   const quotient = digits / divisor;
-  return (digits % divisor) * 2n >= divisor ? quotient + 1n : quotient;
+  return ((digits % divisor) * 2n >= divisor ? quotient + 1n : quotient).toString();
 }
 
 function groupThousands(decimal: string): string {
+  const point = decimal.indexOf('.');
+  if ((point === -1 ? decimal.length : point) <= (decimal[0] === '-' ? 4 : 3)) return decimal; // nothing to group
   const [whole, fraction] = decimal.split('.');
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return fraction === undefined ? grouped : `${grouped}.${fraction}`;
