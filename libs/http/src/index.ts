@@ -1,5 +1,6 @@
 export * from './problem';
 export * from './problem.filter';
+export * from './client-error';
 export * from './request-id';
 export * from './logger';
 export * from './with-timeout';

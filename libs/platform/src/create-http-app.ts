@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController, type FastifyBaseLogger, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Bindings, ChildLoggerOptions, Logger } from 'pino';
-import { installHttpHooks, lazyChildLogger, Metrics, PinoNestLogger, REQUEST_ID_HEADER, requestIdFor, sendProblem, toProblem } from '@meter/http';
+import { answerClientError, installHttpHooks, lazyChildLogger, Metrics, PinoNestLogger, REQUEST_ID_HEADER, requestIdFor, sendProblem, toProblem } from '@meter/http';
 
 /** The body limit of every HTTP process; larger bodies get 413 problem+json. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -20,6 +20,8 @@ export async function createHttpApp(module: Type | DynamicModule, logger: Logger
     // request.log is made on first use: most requests never log below LOG_LEVEL.
     childLoggerFactory: (parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions) => lazyChildLogger(parent as Logger, bindings, options),
     return503OnClosing: true,
+    // Requests Node's parser refuses (a malformed header, a bad Content-Length, oversized headers) get problem+json too.
+    clientErrorHandler: answerClientError,
     // Errors Fastify raises before routing (a target that does not decode) get problem+json too.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const { problem, headers } = toProblem(error, request.id);
