@@ -12,7 +12,7 @@ describe('resolvePeriod', () => {
     ['CURRENT_MONTH', '2026-03-15T10:00:00Z', 'UTC', '2026-03-01', '2026-03-15', 15, 'LINE'],
     ['2026-02', '2026-03-15T10:00:00Z', 'UTC', '2026-02-01', '2026-02-28', 28, 'BAR'],
     ['2025-12', '2026-03-15T10:00:00Z', 'UTC', '2025-12-01', '2025-12-31', 31, 'BAR'],
-    ['2026-03', '2026-03-15T10:00:00Z', 'UTC', '2026-03-01', '2026-03-15', 15, 'BAR'],
+    ['2026-03', '2026-03-15T10:00:00Z', 'UTC', '2026-03-01', '2026-03-31', 31, 'BAR'], // the current month by name: all of it
     ['2028-02', '2028-03-10T10:00:00Z', 'UTC', '2028-02-01', '2028-02-29', 29, 'BAR'],
     ['CURRENT_MONTH', '2028-02-29T23:00:00Z', 'UTC', '2028-02-01', '2028-02-29', 29, 'LINE'],
     // Across a year boundary.
@@ -21,7 +21,7 @@ describe('resolvePeriod', () => {
     // 23:30Z on 31 March is already 1 April in Kolkata, still 31 March in New York.
     ['CURRENT_MONTH', '2026-03-31T23:30:00Z', 'Asia/Kolkata', '2026-04-01', '2026-04-01', 1, 'LINE'],
     ['7D', '2026-03-31T23:30:00Z', 'Asia/Kolkata', '2026-03-26', '2026-04-01', 7, 'BAR'],
-    ['2026-04', '2026-03-31T23:30:00Z', 'Asia/Kolkata', '2026-04-01', '2026-04-01', 1, 'BAR'],
+    ['2026-04', '2026-03-31T23:30:00Z', 'Asia/Kolkata', '2026-04-01', '2026-04-30', 30, 'BAR'],
     ['CURRENT_MONTH', '2026-04-01T02:00:00Z', 'America/New_York', '2026-03-01', '2026-03-31', 31, 'LINE'],
   ])('%s at %s in %s: %s .. %s', (period, now, zone, first, last, count, chart) => {
     const result = resolvePeriod(period, at(now), zone);

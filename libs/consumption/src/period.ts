@@ -15,7 +15,8 @@ const EXPECTED = 'period must be 7D, 15D, CURRENT_MONTH or YYYY-MM';
 
 /**
  * The local days a history period covers, oldest first, in the zone in
- * effect. Periods that include today end with today, which is still running.
+ * effect. `7D`, `15D` and `CURRENT_MONTH` end with today, which is still
+ * running; `YYYY-MM` is the whole month, also when it is the current one.
  * Period names are case-sensitive. An ok: false answer is the caller's 400.
  */
 export function resolvePeriod(period: string, nowMs: number, zone: TimeZone): PeriodResolution {
@@ -35,9 +36,9 @@ export function resolvePeriod(period: string, nowMs: number, zone: TimeZone): Pe
   if (year < FIRST_YEAR) return { ok: false, message: `period ${period} is before ${FIRST_YEAR}-01` };
   const first = formatLocalDate({ year, month, day: 1 });
   if (first > today) return { ok: false, message: `period ${period} is in the future (today is ${today} in ${zone})` };
-  // The current month asked by name stops at today, like CURRENT_MONTH: days
-  // that have not begun have no consumption to show, only misleading NO_DATA.
-  const last = minDate(formatLocalDate({ year, month, day: daysInMonth(year, month) }), today);
+  // Contract 6: "YYYY-MM is that whole month", the current one too (its days to come have no readings yet:
+  // NO_DATA). CURRENT_MONTH is the form that stops at today.
+  const last = formatLocalDate({ year, month, day: daysInMonth(year, month) });
   return { ok: true, period, days: localDays(first, last, zone), chartType: 'BAR' };
 }
 

@@ -7,13 +7,16 @@ import { consumptionInWindow, findDevices, intervalsOverlapping } from './read-m
 
 const ORG = 'org_reader';
 
-/** The row-per-interval query `intervalsOverlapping` used before the packed form: its answers are the reference. */
+/**
+ * The row-per-interval query `intervalsOverlapping` used before the packed form: its answers are the reference
+ * (with an interval ending exactly at `from` included, as its reset belongs to the day starting there).
+ */
 async function rowQuery(ds: DataSource, deviceId: number, from: number, to: number) {
   const rows: { channel: number; start: number; end: number; delta: number; reset: boolean }[] = await ds.query(
     `SELECT channel, (extract(epoch from prev_read_at) * 1000)::float8 AS start, (extract(epoch from read_at) * 1000)::float8 AS "end", delta, reset
      FROM (
        SELECT channel, prev_read_at, read_at, delta, reset FROM ingest.readings
-       WHERE org_id = $1 AND device_id = $2 AND read_at > $3 AND read_at < $4 AND prev_read_at IS NOT NULL
+       WHERE org_id = $1 AND device_id = $2 AND read_at >= $3 AND read_at < $4 AND prev_read_at IS NOT NULL
        UNION ALL
        SELECT n.channel, n.prev_read_at, n.read_at, n.delta, n.reset
        FROM generate_series(1, (SELECT channels FROM ingest.devices WHERE org_id = $1 AND device_id = $2)) AS c(channel)
@@ -80,7 +83,7 @@ describe('intervalsOverlapping (packed) and deviceHistory answer exactly as the 
   it.each([
     ['everything', 1, at('2026-10-01T00:00:00Z'), at('2026-12-01T00:00:00Z')],
     ['a local day in +05:30 across the microsecond readings', 1, at('2026-10-24T18:30:00Z'), at('2026-10-25T18:30:00Z')],
-    ['from exactly a reading (it is left out) to exactly a reading (the next one spans the end)', 1, at('2026-10-25T00:00:00Z'), at('2026-10-25T01:00:00Z')],
+    ['from exactly a reading (its interval comes along, adding nothing) to exactly a reading (the next one spans the end)', 1, at('2026-10-25T00:00:00Z'), at('2026-10-25T01:00:00Z')],
     ['inside the gap: only the spanning interval', 1, at('2026-10-26T00:00:00Z'), at('2026-10-27T00:00:00Z')],
     ['ending on a reading with microseconds', 1, at('2026-10-25T00:00:00Z'), Date.parse('2026-11-01T00:15:00.999Z')],
     ['before the first reading', 1, at('2026-09-01T00:00:00Z'), at('2026-10-01T00:00:00Z')],

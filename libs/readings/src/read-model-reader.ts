@@ -48,7 +48,7 @@ export async function listDevices(db: Queryable, orgId: string, afterId: number,
 
 /**
  * The stored intervals of each channel of a device (1..its `channels`) that overlap [from, to),
- * oldest first: those ending inside it, and the one spanning its end.
+ * oldest first: those ending inside it (or exactly at `from`, for its reset), and the one spanning its end.
  * Each channel's intervals come packed in one value (see packed-intervals.ts);
  * channels without any are absent.
  */

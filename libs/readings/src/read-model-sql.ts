@@ -36,13 +36,15 @@ export const toDevice = (r: DeviceRow): DeviceRecord => ({
 /**
  * The channel's intervals overlapping [from, to) (timestamptz parameters),
  * oldest first, packed in one bytea (see packed-intervals.ts): those ending
- * inside, and the one spanning `to`.
+ * inside, and the one spanning `to`. One ending exactly at `from` is included:
+ * it adds nothing to [from, to), but a reset it reads belongs to the day that
+ * starts at `from` (a reading at midnight), as `dailyConsumption` counts it.
  */
 export const PACKED_INTERVALS = (from: string, to: string) => `
   coalesce((SELECT string_agg(${packedInterval('i')}, ''::bytea)
             FROM (SELECT r.prev_read_at, r.read_at, r.delta, r.reset FROM ingest.readings r
                   WHERE r.org_id = d.org_id AND r.device_id = d.device_id AND r.channel = c.channel
-                    AND r.read_at > ${from} AND r.read_at < ${to} AND r.prev_read_at IS NOT NULL
+                    AND r.read_at >= ${from} AND r.read_at < ${to} AND r.prev_read_at IS NOT NULL
                   ORDER BY r.read_at) i), ''::bytea)
   || coalesce((SELECT CASE WHEN n.prev_read_at < ${to} THEN ${packedInterval('n')} END
                FROM (SELECT r.prev_read_at, r.read_at, r.delta, r.reset FROM ingest.readings r

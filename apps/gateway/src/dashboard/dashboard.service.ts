@@ -20,10 +20,12 @@ export class DashboardService {
     const ids = [...new Set(request.devices.map((d) => d.device_id))];
     const devices = await this.readModel.devices(orgId, ids);
     const found = [...devices.values()];
+    // One instant for every panel: at a month's turn the month so far and the projection must be of the same month.
+    const now = this.clock.now();
     const [projected, latest, monthToDate] = await Promise.all([
-      this.projections.project(orgId, found, zoneOverride),
+      this.projections.project(orgId, found, zoneOverride, now),
       this.readModel.latest(orgId, found.map((d) => d.deviceId)),
-      this.monthToDate(orgId, found, zoneOverride),
+      this.monthToDate(orgId, found, zoneOverride, now),
     ]);
     const panelsOf = (device: DeviceRecord) => {
       const p = projected.get(device.deviceId)!;
@@ -52,8 +54,7 @@ export class DashboardService {
   }
 
   /** Consumption from the start of local day 1 to now, per channel, one query per zone in effect. */
-  private async monthToDate(orgId: string, devices: readonly DeviceRecord[], zoneOverride: string | undefined) {
-    const now = this.clock.now();
+  private async monthToDate(orgId: string, devices: readonly DeviceRecord[], zoneOverride: string | undefined, now: number) {
     const byZone = new Map<string, DeviceRecord[]>();
     for (const device of devices) {
       const zone = zoneOverride ?? device.timeZone;

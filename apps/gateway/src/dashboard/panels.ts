@@ -14,17 +14,21 @@ export interface ChannelFigures {
 /** Contract 6 panels of one channel, in a fixed order. */
 export function channelPanels(device: DeviceRecord, zone: string, f: ChannelFigures) {
   const places = device.decimalPlaces;
-  const panel = (type: string, title: string, value: number, subtitle: string | undefined, alerts: Alert[]) => ({
-    type,
-    title,
-    value: roundDecimal(value, places),
-    display_value: displayValue(value),
-    unit: device.unit,
-    ...(subtitle === undefined ? {} : { subtitle }),
-    serie: device.serie,
-    channel: f.channel,
-    alerts,
-  });
+  const panel = (type: string, title: string, value: number, subtitle: string | undefined, alerts: Alert[]) => {
+    // display_value is `value` formatted (spec 2.3), so both come from the one rounded number.
+    const rounded = roundDecimal(value, places);
+    return {
+      type,
+      title,
+      value: rounded,
+      display_value: displayValue(rounded),
+      unit: device.unit,
+      ...(subtitle === undefined ? {} : { subtitle }),
+      serie: device.serie,
+      channel: f.channel,
+      alerts,
+    };
+  };
   const monthAlerts = [...(f.monthCovered ? [] : [noDataAlert()]), ...(f.monthResets ? [registerResetAlert(1)] : [])];
   return [
     panel('CURRENT_CONSUMPTION', 'Current consumption', f.monthToDate, `Since ${f.projection.calculation_date.slice(0, 8)}01`, monthAlerts),

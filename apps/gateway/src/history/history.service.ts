@@ -29,10 +29,12 @@ export class HistoryService {
   ) {}
 
   async history(orgId: string, deviceId: number, period: unknown, zoneOverride: string | undefined) {
-    if (typeof period !== 'string') throw validationFailed([{ field: 'period', message: 'is required: 7D, 15D, CURRENT_MONTH or YYYY-MM' }]);
     const now = this.clock.now();
     const zone = await this.zoneInEffect(orgId, deviceId, zoneOverride);
-    const resolved = resolvePeriod(period, now, zone);
+    const resolved =
+      typeof period === 'string'
+        ? resolvePeriod(period, now, zone)
+        : { ok: false as const, message: `${period === undefined ? 'is required' : 'must be given once'}: 7D, 15D, CURRENT_MONTH or YYYY-MM` };
     if (!resolved.ok) {
       if (zoneOverride !== undefined) await this.readModel.device(orgId, deviceId); // an unknown device is a 404 before a bad period
       throw validationFailed([{ field: 'period', message: resolved.message }]);
@@ -50,15 +52,13 @@ export class HistoryService {
       decimal_places: places,
       data_type: 'consumption',
       description: `Consumption per local day (${zone}) in ${device.unit}, spread linearly between readings`,
-      data_points: values.map((d) => ({
-        date: dataPointDate(d.date),
-        ...decimalAndFormatted(d.value, places, device.unit),
-        alerts: d.alerts,
-      })),
+      data_points: values.map((d) => ({ date: dataPointDate(d.date), ...dayFigures(d, places, device.unit), alerts: d.alerts })),
       projection: { date: projection.window.projectionDate, value: roundDecimal(projection.channels.get(channel)!.projected_value, places) },
     }));
     const total = [...days.values()].reduce((sum, values) => sum + sumDays(values).value, 0);
-    const average = total / resolved.days.length;
+    // Per day that has begun: the current month by name also lists the days still to come.
+    const begun = resolved.days.filter((d) => d.start <= now).length;
+    const average = total / begun;
     return {
       device_id: device.deviceId,
       period: resolved.period,
@@ -66,7 +66,7 @@ export class HistoryService {
       chart_type: resolved.chartType,
       series,
       summary:
-        `Average ${formatWithUnit(average, places, device.unit)} per day over ${resolved.days.length} ${resolved.days.length === 1 ? 'day' : 'days'}; ` +
+        `Average ${formatWithUnit(average, places, device.unit)} per day over ${begun} ${begun === 1 ? 'day' : 'days'}; ` +
         `projected ${formatWithUnit(projection.total.projected_value, places, device.unit)} for the month ending ${projection.window.projectionDate}.`,
     };
   }
@@ -97,7 +97,7 @@ export class HistoryService {
               date: month.firstDate,
               ...format(total),
               alerts: total.alerts,
-              by_days: inMonth.map((d) => ({ date: d.date, ...format(d), alerts: d.alerts })),
+              by_days: inMonth.map((d) => ({ date: d.date, ...dayFigures(d, places, device.unit), alerts: d.alerts })),
             };
           }),
         };
@@ -113,6 +113,11 @@ export class HistoryService {
   private async zoneInEffect(orgId: string, deviceId: number, zoneOverride: string | undefined): Promise<string> {
     return zoneOverride ?? (await this.readModel.device(orgId, deviceId)).timeZone;
   }
+}
+
+/** A day's `value` and `value_fmt`: a day the readings do not cover is "0" (contract 6), any other its rounded consumption. */
+function dayFigures(day: DailyConsumption, places: number, unit: string) {
+  return decimalAndFormatted(day.value, day.alerts.some((a) => a.code === 'NO_DATA') ? 0 : places, unit);
 }
 
 /** Each channel's consumption per local day, from the intervals stored over those days. */

@@ -27,8 +27,8 @@ export class MonthProjectionService {
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
-  async project(orgId: string, devices: readonly DeviceRecord[], zoneOverride: string | undefined): Promise<Map<number, DeviceProjection>> {
-    const now = this.clock.now();
+  /** `now`: the caller's instant when it computes more from the same one (the dashboard); else the clock's. */
+  async project(orgId: string, devices: readonly DeviceRecord[], zoneOverride: string | undefined, now = this.clock.now()): Promise<Map<number, DeviceProjection>> {
     const byZone = new Map<string, DeviceRecord[]>();
     for (const device of devices) {
       const zone = zoneOverride ?? device.timeZone;

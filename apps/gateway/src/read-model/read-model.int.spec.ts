@@ -37,6 +37,9 @@ const NOW = Date.UTC(2026, 10, 21, 10, 17);
 const START = Date.UTC(2026, 7, 25, 0, 0);
 const ZONES = ['UTC', 'Europe/Madrid', 'America/New_York', 'Asia/Kolkata', 'Asia/Kathmandu', 'Australia/Adelaide', 'Pacific/Chatham'];
 const PERIODS = ['7D', '15D', 'CURRENT_MONTH', '2026-09', '2026-10', '2026-11'];
+/** A day's value as the API writes it: "0" for a day the readings do not cover (contract 6), else 3 decimals. */
+const dayValue = (d: { value: number; alerts: { code: string }[] }, factor = 1) =>
+  d.alerts.some((a) => a.code === 'NO_DATA') ? '0' : formatDecimal(d.value * factor, 3);
 
 /** Hourly readings with a daily profile, a 3-day gap, a reset and a few late irregular readings. */
 function syntheticReadings(): Reading[] {
@@ -126,9 +129,9 @@ describe('the read model answers as the consumption library computes', () => {
         expect(answer.chart_type).toBe(period === 'CURRENT_MONTH' ? 'LINE' : 'BAR');
         expect(answer.series).toHaveLength(2);
         expect(answer.series[0].data_points).toEqual(
-          expected.map((d) => ({ date: dataPointDate(d.date), value: formatDecimal(d.value, 3), value_fmt: expect.stringMatching(/ m³$/), alerts: d.alerts })),
+          expected.map((d) => ({ date: dataPointDate(d.date), value: dayValue(d), value_fmt: `${dayValue(d)} m³`, alerts: d.alerts })),
         );
-        expect(answer.series[1].data_points.map((d) => d.value)).toEqual(expected.map((d) => formatDecimal(d.value * 2, 3)));
+        expect(answer.series[1].data_points.map((d) => d.value)).toEqual(expected.map((d) => dayValue(d, 2)));
         // Unrounded the SQL running totals agree with the library to 1e-9; rounded to 3 places an exact half
         // (common with 3-decimal readings x 30/20) may round either way, so allow one unit in the last place.
         const projected = projectMonth(intervals, NOW, zone, 1.75);
@@ -152,7 +155,7 @@ describe('the read model answers as the consumption library computes', () => {
         const row = answer.series[0].rows[i];
         expect(row.value).toBe(formatDecimal(sumDays(days).value, 3));
         expect(row.alerts).toEqual(sumDays(days).alerts);
-        expect(row.by_days.map((d) => [d.date, d.value, d.alerts])).toEqual(days.map((d) => [d.date, formatDecimal(d.value, 3), d.alerts]));
+        expect(row.by_days.map((d) => [d.date, d.value, d.alerts])).toEqual(days.map((d) => [d.date, dayValue(d), d.alerts]));
       });
       const p = (await projections.project(ORG, [await readModel.device(ORG, 7)], zone)).get(7)!;
       const library = projectMonth(intervals, NOW, zone, 1.75);
@@ -218,6 +221,39 @@ describe('the read model answers as the consumption library computes', () => {
     await expect(history.history('other_org', 7, '7d', undefined)).rejects.toMatchObject({ code: 'not_found' });
     await expect(history.history(ORG, 7, '7d', undefined)).rejects.toMatchObject({ code: 'validation_failed' });
     await expect(history.threeMonths(ORG, 8, undefined)).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('a reset read exactly at the local midnight that starts the period is on its first day, as in a longer period', async () => {
+    // Device 9 (self-registered, UTC): a reading every midnight, +10 a day; the one of 2026-11-15 00:00Z went down to 5.
+    const rows: ReadingRow[] = [];
+    for (let day = 1, value = 100; day <= 21; day++, value += 10) {
+      rows.push({ orgId: ORG, deviceId: 9, channel: 1, readAt: Date.UTC(2026, 10, day), value: day >= 15 ? 5 + (day - 15) * 10 : value, seq: 2_000_000 + day });
+    }
+    await ds.transaction(async (m) => void (await writeBatch(m.queryRunner!, rows, [])));
+    const week = (await history.history(ORG, 9, '7D', 'UTC')).series[0].data_points;
+    const fortnight = (await history.history(ORG, 9, '15D', 'UTC')).series[0].data_points;
+    expect(week[0]).toMatchObject({ date: '2026-11-15 00:00:00.000', value: '10.000', alerts: [{ code: 'REGISTER_RESET' }] });
+    expect(fortnight.slice(8)).toEqual(week);
+    expect(fortnight[7]).toMatchObject({ date: '2026-11-14 00:00:00.000', value: '0.000', alerts: [] }); // the reset interval counts 0
+    const months = await history.threeMonths(ORG, 9, 'UTC');
+    expect(months.series[0].rows[2].by_days[14]).toMatchObject({ date: '2026-11-15', alerts: [{ code: 'REGISTER_RESET' }] });
+  });
+
+  it('the current month by name is the whole month: the days to come are "0" with NO_DATA, the average is per day begun', async () => {
+    const answer = await history.history(ORG, 7, '2026-11', 'UTC');
+    const points = answer.series[0].data_points;
+    expect(points).toHaveLength(30);
+    expect(points.slice(21).every((p) => p.value === '0' && p.value_fmt === '0 m³' && p.alerts.map((a) => a.code).join() === 'NO_DATA')).toBe(true);
+    expect(points.slice(0, 21).map((p) => p.value)).toEqual((await history.history(ORG, 7, 'CURRENT_MONTH', 'UTC')).series[0].data_points.map((p) => p.value));
+    expect(answer.summary).toMatch(/per day over 21 days;/);
+  });
+
+  it('an unknown device is a 404 before any bad period, a missing or repeated one included', async () => {
+    for (const period of [undefined, ['7D', '15D'], '7d']) {
+      await expect(history.history(ORG, 404, period, 'UTC')).rejects.toMatchObject({ code: 'not_found' });
+    }
+    await expect(history.history(ORG, 7, undefined, 'UTC')).rejects.toMatchObject({ code: 'validation_failed', extensions: { errors: [{ field: 'period', message: expect.stringMatching(/^is required/) }] } });
+    await expect(history.history(ORG, 7, ['7D', '15D'], 'UTC')).rejects.toMatchObject({ extensions: { errors: [{ field: 'period', message: expect.stringMatching(/^must be given once/) }] } });
   });
 
   it("without X-Timezone answers in the device's zone, as with that zone named", async () => {

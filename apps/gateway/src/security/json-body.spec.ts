@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseVerifiedBody } from './json-body';
+import { createRequire } from 'node:module';
+import { isWellFormedMediaType, parseVerifiedBody } from './json-body';
+
+/** Fastify's own Content-Type parser: the pipeline must let exactly what it refuses reach authentication. */
+const ContentType = createRequire(__filename)('fastify/lib/content-type') as { from(value: string): { isValid: boolean } };
 
 describe('parseVerifiedBody', () => {
   it('parses JSON and +json bodies', () => {
@@ -22,3 +26,30 @@ describe('parseVerifiedBody', () => {
     expect(parseVerifiedBody(Buffer.from('{}'), undefined)).toMatchObject({ ok: false, status: 415 });
   });
 });
+
+describe('isWellFormedMediaType', () => {
+  it.each([
+    'application/json',
+    'application/json; charset=utf-8',
+    ' Application/JSON ',
+    'text/plain;',
+    'application/problem+json;charset="utf-8"',
+    'application/x-www-form-urlencoded',
+    '',
+    ' ',
+    'json',
+    ';;;',
+    'undefined',
+    'application /json',
+    'application/ json',
+    '/json',
+    'application/',
+    'application/json/x',
+    'a(b)/c',
+    'application/json ; x=1',
+    'text/plain; a="b;c"',
+  ])('%j as Fastify judges it', (value) => {
+    expect(isWellFormedMediaType(value)).toBe(ContentType.from(value).isValid);
+  });
+});
+

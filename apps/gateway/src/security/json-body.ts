@@ -8,6 +8,13 @@ function isJson(contentType: string | undefined): boolean {
   return type === 'application/json' || type.endsWith('+json');
 }
 
+/** `type/subtype` with optional parameters: what Fastify accepts as a Content-Type before any hook runs. */
+const MEDIA_TYPE = /^\s*[\w!#$%&'*+.^`|~-]+\/[\w!#$%&'*+.^`|~-]+\s*(?:;.*)?$/;
+
+export function isWellFormedMediaType(contentType: string): boolean {
+  return MEDIA_TYPE.test(contentType);
+}
+
 /**
  * The body for the controllers, parsed only after the raw bytes were
  * verified. JSON is parsed the way Fastify would (prototype poisoning

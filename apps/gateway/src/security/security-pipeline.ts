@@ -15,7 +15,7 @@ import { authenticate } from './authenticate';
 import { setCaller } from './caller';
 import { parseCidr, type CidrRange } from './cidr';
 import { clientAddress } from './client-address';
-import { parseVerifiedBody } from './json-body';
+import { isWellFormedMediaType, parseVerifiedBody } from './json-body';
 
 /** Routes anyone may call: the probes an orchestrator and Prometheus use. */
 const OPEN_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
@@ -66,6 +66,14 @@ export class SecurityPipeline {
   /** Call before the routes are registered (runService `configure`). */
   install(app: NestFastifyApplication, bodyLimit: number): void {
     const fastify = app.getHttpAdapter().getInstance();
+    // Fastify answers a Content-Type it cannot parse (empty, no "/") with 415 before any preHandler, so
+    // before authentication and without RateLimit headers. Such a type is not JSON: make it a well-formed
+    // type that is not JSON either, and the request is authenticated first, then parseVerifiedBody's 415.
+    fastify.addHook('onRequest', (request, _reply, done) => {
+      const type = request.headers['content-type'];
+      if (type !== undefined && !isWellFormedMediaType(type)) request.headers['content-type'] = 'application/octet-stream';
+      done();
+    });
     // Keep every body as raw bytes: the signature covers them exactly as sent. Registered
     // through Nest so it does not add its own JSON parser over this one at init.
     fastify.removeAllContentTypeParsers();
