@@ -17,6 +17,7 @@ import { validationFailed } from '@meter/http';
 import type { DeviceRecord } from '@meter/readings';
 import { deviceProjection } from '../projection/month-projection.service';
 import { Clock } from '../read-model/clock';
+import { notOneValue } from '../read-model/request-params';
 import { ReadModel } from '../read-model/read-model';
 import { seriesLabel } from './series-label';
 
@@ -34,7 +35,7 @@ export class HistoryService {
     const resolved =
       typeof period === 'string'
         ? resolvePeriod(period, now, zone)
-        : { ok: false as const, message: `${period === undefined ? 'is required' : 'must be given once'}: 7D, 15D, CURRENT_MONTH or YYYY-MM` };
+        : { ok: false as const, message: `${notOneValue(period)}: 7D, 15D, CURRENT_MONTH or YYYY-MM` };
     if (!resolved.ok) {
       if (zoneOverride !== undefined) await this.readModel.device(orgId, deviceId); // an unknown device is a 404 before a bad period
       throw validationFailed([{ field: 'period', message: resolved.message }]);

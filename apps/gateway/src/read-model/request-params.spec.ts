@@ -29,6 +29,22 @@ describe('request parameters', () => {
     expect(field(() => requestedZone(zone))).toBe('X-Timezone'),
   );
 
+  it('says whether a parameter is missing or repeated', () => {
+    const message = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (error) {
+        return (error as ProblemException).toProblem().errors?.[0]?.message;
+      }
+    };
+    expect(message(() => parseDeviceId(undefined, 'device_id'))).toBe('is required');
+    expect(message(() => parseDeviceId(['1', '2'], 'device_id'))).toBe('must be given once');
+    expect(message(() => parseDeviceId('x', 'device_id'))).toBe('must be a positive integer');
+    expect(message(() => parseDeviceIdList(undefined, 'device_ids', 100))).toMatch(/^is required: /);
+    expect(message(() => parseDeviceIdList(['1', '2'], 'device_ids', 100))).toMatch(/^must be given once: /);
+    expect(message(() => parseDeviceIdList(' ', 'device_ids', 100))).toMatch(/^is required: /);
+  });
+
   it('parses 1..max comma-separated ids, keeping order and repeats', () => {
     expect(parseDeviceIdList('3,1, 2,3', 'device_ids', 100)).toEqual([3, 1, 2, 3]);
     for (const raw of [undefined, '', ' ', '1,,2', '1,x', '1;2', '0']) expect(field(() => parseDeviceIdList(raw, 'device_ids', 100))).toBe('device_ids');

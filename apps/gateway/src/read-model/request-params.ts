@@ -1,10 +1,15 @@
 import { isValidTimeZone } from '@meter/consumption';
 import { validationFailed } from '@meter/http';
 
+/** Why a query parameter that must be one string is not: absent, or given more than once (`?a=1&a=2`). */
+export function notOneValue(raw: unknown): string {
+  return Array.isArray(raw) ? 'must be given once' : 'is required';
+}
+
 /** Device ids are positive integers (contract 3) that a JS number holds exactly. */
 export function parseDeviceId(raw: unknown, field: string): number {
   if (typeof raw !== 'string' || !/^[1-9][0-9]{0,15}$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
-    throw validationFailed([{ field, message: raw === undefined ? 'is required' : 'must be a positive integer' }]);
+    throw validationFailed([{ field, message: raw === undefined || Array.isArray(raw) ? notOneValue(raw) : 'must be a positive integer' }]);
   }
   return Number(raw);
 }
@@ -20,7 +25,9 @@ export function requestedZone(header: string | string[] | undefined): string | u
 
 /** A comma-separated list of 1..max device ids. */
 export function parseDeviceIdList(raw: unknown, field: string, max: number): number[] {
-  if (typeof raw !== 'string' || raw.trim() === '') throw validationFailed([{ field, message: 'is required: a comma-separated list of device ids' }]);
+  if (typeof raw !== 'string' || raw.trim() === '') {
+    throw validationFailed([{ field, message: `${typeof raw === 'string' ? 'is required' : notOneValue(raw)}: a comma-separated list of device ids` }]);
+  }
   const parts = raw.split(',').map((p) => p.trim());
   if (parts.length > max) throw validationFailed([{ field, message: `must list at most ${max} device ids` }]);
   return parts.map((part, i) => {
