@@ -44,7 +44,7 @@ const HISTORY: SchemaObject = {
           description: { type: 'string' },
           data_points: {
             type: 'array',
-            description: 'One point per local day of the period, oldest first.',
+            description: 'One point per local day of the period, oldest first. A day no reading covers has value `"0"` and a `NO_DATA` alert.',
             items: {
               type: 'object',
               required: ['date', 'value', 'value_fmt', 'alerts'],
@@ -127,7 +127,7 @@ export const ApiDailyHistory = () =>
     ApiQuery({
       name: 'period',
       required: true,
-      description: '`7D` or `15D` (the last days ending today), `CURRENT_MONTH` (day 1 to today) or a month `YYYY-MM` (not a future one).',
+      description: '`7D` or `15D` (the last days ending today), `CURRENT_MONTH` (day 1 to today) or a month `YYYY-MM` (the whole month, the current one too; not a future one).',
       schema: {
         anyOf: [
           { type: 'string', enum: ['7D', '15D', 'CURRENT_MONTH'] },
