@@ -225,6 +225,18 @@ describe('gateway security against the real servers', () => {
     expectProblem(unsigned, 401, 'missing_authorization');
   });
 
+  it('a body over 64 KiB, refused before authentication, carries and spends the address\'s failure budget', async () => {
+    const headers = from(freshAddress());
+    const big = await rawRequest(port, { method: 'POST', target: '/meter/v1/dashboard', body: 'x'.repeat(70 * 1024), headers: { ...headers, 'content-type': 'application/json' } });
+    expect(big.status).toBe(413);
+    expect(big.headers['ratelimit-policy']).toBe(`"auth-failures";q=${AUTH_FAILURE_LIMIT};w=60`);
+    expect(big.headers['ratelimit']).toBe(`"auth-failures";r=${AUTH_FAILURE_LIMIT - 1};t=60`);
+    const again = await rawRequest(port, { method: 'POST', target: '/meter/v1/dashboard', body: 'x'.repeat(70 * 1024), headers: { ...headers, 'content-type': 'application/json' } });
+    expect(again.headers['ratelimit']).toBe(`"auth-failures";r=${AUTH_FAILURE_LIMIT - 2};t=60`);
+    // The probes stay open and unmetered.
+    expect((await rawRequest(port, { target: '/healthz', headers })).headers['ratelimit-policy']).toBeUndefined();
+  });
+
   it('judges a Content-Type Fastify cannot parse after authentication: unsigned 401, signed 415, both with RateLimit headers', async () => {
     const headers = from(freshAddress());
     for (const type of ['', 'json', ';;;']) {

@@ -79,6 +79,23 @@ export class SecurityPipeline {
     fastify.removeAllContentTypeParsers();
     app.useBodyParser('*', { bodyLimit }, async (_request: FastifyRequest, body: Buffer) => body);
     fastify.addHook('preHandler', (request, reply) => this.handle(request, reply));
+    // Refusals made before the pipeline could run (a body over the limit) carry the source address's
+    // failure budget too (contract 7), and spend it: nothing in them was verified. (Fastify answers a path
+    // that does not decode through frameworkErrors, which runs no hooks: that 400 has no such headers.)
+    fastify.addHook('onSend', (request, reply, payload, done) => {
+      if (reply.statusCode < 400 || reply.hasHeader('ratelimit-policy') || isOpenRoute(request.routeOptions?.url)) return done(null, payload);
+      this.limiter.consume(sourceLimitKey(this.addressOf(request)), this.config.AUTH_FAILURE_LIMIT_PER_MINUTE).then(
+        (decision) => {
+          void reply.headers(rateLimitHeaders(AUTH_FAILURE_POLICY, decision));
+          done(null, payload);
+        },
+        () => done(null, payload),
+      );
+    });
+  }
+
+  private addressOf(request: FastifyRequest): string | undefined {
+    return clientAddress(request.raw.socket?.remoteAddress, request.headers['x-forwarded-for'], this.trustedProxies);
   }
 
   async handle(request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -87,8 +104,7 @@ export class SecurityPipeline {
     const raw = Buffer.isBuffer(request.body) ? request.body : undefined;
     // Worked out only when needed: an allow-list or a failure to charge to the address.
     let address: string | undefined | null = null;
-    const addressOf = () =>
-      (address ??= clientAddress(request.raw.socket?.remoteAddress, request.headers['x-forwarded-for'], this.trustedProxies));
+    const addressOf = () => (address ??= this.addressOf(request));
     const result = authenticate(
       {
         method: request.raw.method ?? request.method,
