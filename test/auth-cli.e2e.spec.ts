@@ -70,6 +70,16 @@ describe('the real CLI with the built auth process', () => {
     expect(again.stderr).toMatch(/already exists/);
   });
 
+  it('through `npm run cli --`, as contract 2 writes it, stdout is that one JSON object (no npm banner repeating the password)', async () => {
+    const { stdout } = await promisify(execFile)(
+      'npm',
+      ['run', 'cli', '--', 'org', 'create', '--name', 'Via npm', '--admin-email', 'npm@example.test', '--admin-password', 'a long passphrase'],
+      { cwd: ROOT, env: { ...process.env, ...infra.env({ DATA_DIR: dataDir }) }, timeout: 60_000 },
+    );
+    expect(JSON.parse(stdout)).toEqual({ org_id: expect.stringMatching(/^org_/), admin_email: 'npm@example.test' });
+    expect(stdout).not.toContain('a long passphrase');
+  });
+
   it('admin deactivate ends the sessions of that admin and stops their logins', async () => {
     const email = 'leaver@example.test';
     const created = await cli(['org', 'create', '--name', 'Leaving', '--admin-email', email, '--admin-password', 'a long passphrase']);

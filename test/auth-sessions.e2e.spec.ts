@@ -180,3 +180,48 @@ describe('session lifetime, password rehash and login timing', () => {
     expect(ratio).toBeLessThan(3);
   });
 });
+
+describe('login throttle under concurrency, and JSON-only bodies', () => {
+  let infra: IsolatedInfra;
+  let db: DataSource;
+  let auth: { process: PlatformProcess; base: string };
+
+  beforeAll(async () => {
+    infra = await isolatedInfra();
+    db = await authDataSource({ DATABASE_URL: infra.databaseUrl }, 'auth-test');
+    auth = await startAuth(infra, { LOGIN_MAX_FAILURES_PER_EMAIL: '3', LOGIN_MAX_FAILURES_PER_ADDRESS: '100', LOGIN_THROTTLE_WINDOW_SECONDS: '60' });
+  });
+
+  afterAll(async () => {
+    await auth?.process.stop();
+    await db?.destroy();
+    await infra?.cleanup();
+  });
+
+  it('checks at most the limit of passwords when the guesses arrive at once, and then not the right one', async () => {
+    const victim = await newOrg(db, { fastHash: true });
+    const guesses = Array.from({ length: 12 }, (_, i) => call(auth.base, 'POST', '/login', { body: { email: victim.email, password: `wrong ${i}` } }));
+    const right = call(auth.base, 'POST', '/login', { body: { email: victim.email, password: victim.password } });
+    const statuses = (await Promise.all([...guesses, right])).map((r) => r.status);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(3);
+    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+  });
+
+  it('answers a form or text body with 415, so a cross-site form cannot post a login', async () => {
+    const victim = await newOrg(db, { fastHash: true });
+    const form = new URLSearchParams({ email: victim.email, password: victim.password }).toString();
+    for (const type of ['application/x-www-form-urlencoded', 'text/plain']) {
+      const response = await call(auth.base, 'POST', '/login', { body: form, headers: { 'content-type': type } });
+      expect(response.status, type).toBe(415);
+      expect(response.body.code).toBe('unsupported_media_type');
+    }
+    expect((await call(auth.base, 'POST', '/login', { body: { email: victim.email, password: victim.password } })).status).toBe(200);
+  });
+
+  it('refuses a NUL in an email or a credential name with 400, not 500', async () => {
+    const login = await call(auth.base, 'POST', '/login', { body: { email: 'a\u0000b@example.test', password: 'whatever1' } });
+    expect(login.status).toBe(400);
+    expect(login.body.errors.map((e: { field: string }) => e.field)).toEqual(['email']);
+  });
+});

@@ -136,8 +136,8 @@ describe('start-up refuses what cannot work', () => {
       ] as const) {
         const process = PlatformProcess.start(`apps/${app}/src/main.js`, infra.env({ NODE_ENV: 'production', [`${app.toUpperCase()}_PORT`]: String(await freePort()) }));
         const exit = await process.exited;
-        expect(exit.code, process.log()).toBe(1);
-        expect(process.log()).toContain(`${ring} is required`);
+        expect(exit.code, process.log()).toBe(78);
+        expect(process.output).toEqual([`invalid configuration: ${ring} is required in production`]);
       }
     } finally {
       await infra.cleanup();
@@ -149,5 +149,18 @@ describe('start-up refuses what cannot work', () => {
     const exit = await gateway.exited;
     expect(exit.code).toBe(78);
     expect(gateway.output).toEqual([expect.stringMatching(/^invalid configuration: GATEWAY_PORT /)]);
+  });
+
+  it('stops a process with one line naming a bad key ring or TRUSTED_PROXIES entry', async () => {
+    for (const [app, name, value] of [
+      ['auth', 'CREDENTIAL_KEYRING', 'garbage'],
+      ['vault', 'VAULT_ROOT_KEYRING', 'k1:short'],
+      ['gateway', 'TRUSTED_PROXIES', '10.0.0.0/8,not-a-cidr'],
+    ] as const) {
+      const started = PlatformProcess.start(`apps/${app}/src/main.js`, { [name]: value, [`${app.toUpperCase()}_PORT`]: String(await freePort()) });
+      const exit = await started.exited;
+      expect(exit.code, started.log()).toBe(78);
+      expect(started.output).toEqual([expect.stringMatching(new RegExp(`^invalid configuration: ${name} `))]);
+    }
   });
 });

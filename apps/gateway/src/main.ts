@@ -6,6 +6,7 @@ import { SecurityPipeline } from './security/security-pipeline';
 void runService({
   name: 'gateway',
   port: (config) => config.GATEWAY_PORT,
+  keyRings: ['CREDENTIAL_KEYRING'],
   dependencies: ['postgres', 'redis', 'nats'],
   module: (config) => GatewayModule.forRoot(config),
   configure: (app) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseCidr } from './cidr';
 
 const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
 
@@ -24,7 +25,10 @@ const cidrList = z
       .split(',')
       .map((entry) => entry.trim())
       .filter((entry) => entry.length > 0),
-  );
+  )
+  .refine((entries) => entries.every((entry) => parseCidr(entry) !== undefined), {
+    message: 'must be a comma-separated list of IP addresses or CIDR ranges',
+  });
 
 /**
  * Every environment variable the platform reads, with the local defaults of

@@ -39,6 +39,10 @@ describe('loadConfig', () => {
   it('splits the trusted proxies list', () => {
     expect(loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, ::1' }).TRUSTED_PROXIES).toEqual(['10.0.0.0/8', '::1']);
   });
+
+  it.each(['not-a-cidr', '10.0.0.0/33', '1.2.3', '0x7f.0.0.1', '10.0.0.0/8,,::1/129'])('refuses the trusted proxies list %j, naming it', (value) => {
+    expect(() => loadConfig({ TRUSTED_PROXIES: value })).toThrow(/^invalid configuration: TRUSTED_PROXIES /);
+  });
 });
 
 describe('redactUrl', () => {

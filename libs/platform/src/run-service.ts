@@ -1,6 +1,7 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfigOrExit, type AppConfig } from '@meter/config';
+import { parseKeyRing, type KeyRingName } from '@meter/crypto';
 import { createLogger } from '@meter/http';
 import { createHttpApp } from './create-http-app';
 import { DependencyUnreachable, preflight, type Dependency } from './preflight';
@@ -10,6 +11,8 @@ export interface ServiceDefinition {
   port: (config: AppConfig) => number;
   dependencies: Dependency[];
   module: (config: AppConfig) => Type | DynamicModule;
+  /** The key rings the process loads: checked with the rest of the configuration (contract 1). */
+  keyRings?: KeyRingName[];
   /** Adapter-level set-up that must happen before routes are registered. */
   configure?: (app: NestFastifyApplication, config: AppConfig) => void | Promise<void>;
 }
@@ -21,6 +24,7 @@ export interface ServiceDefinition {
  */
 export async function runService(definition: ServiceDefinition): Promise<void> {
   const config = loadConfigOrExit();
+  checkKeyRingsOrExit(config, definition.keyRings ?? []);
   const logger = createLogger(definition.name, config.LOG_LEVEL);
   const fail = (message: string, error?: unknown) => {
     logger.fatal(error instanceof Error && !(error instanceof DependencyUnreachable) ? { err: error } : {}, message);
@@ -64,4 +68,29 @@ export async function runService(definition: ServiceDefinition): Promise<void> {
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+}
+
+/**
+ * Contract 1: a bad key ring, or none in production, stops the process with one
+ * line naming the variable, like any other configuration error (and before any
+ * server is contacted). Messages name entries and key ids, never key text.
+ */
+function checkKeyRingsOrExit(config: AppConfig, names: readonly KeyRingName[]): void {
+  for (const name of names) {
+    const value = config[name];
+    let reason: string | undefined;
+    if (value === undefined || value.trim() === '') {
+      if (config.NODE_ENV === 'production') reason = 'is required in production';
+    } else {
+      try {
+        parseKeyRing(value);
+      } catch (error) {
+        reason = `is invalid: ${(error as Error).message}`;
+      }
+    }
+    if (reason) {
+      process.stderr.write(`invalid configuration: ${name} ${reason}\n`);
+      process.exit(78); // EX_CONFIG, as loadConfigOrExit
+    }
+  }
 }

@@ -5,12 +5,19 @@ import { ProblemException } from '@meter/http';
 import { REDIS } from '@meter/redis';
 import type Redis from 'ioredis';
 
-// Counts a failure in a fixed window that starts with the first failure; returns [count, ttl seconds].
-const RECORD_FAILURE = `
+// Takes one attempt from a counter in a fixed window that starts with its first attempt; returns
+// [count, ttl seconds]. Counted before the password is checked, so concurrent logins cannot all pass
+// a check made before any of them is counted. One key per script (Redis Cluster slots).
+const TAKE_ATTEMPT = `
 local count = redis.call('INCR', KEYS[1])
 if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
-local ttl = redis.call('TTL', KEYS[1])
-return {count, ttl}`;
+return {count, redis.call('TTL', KEYS[1])}`;
+
+// Gives back one attempt, never below 0 and never on a key that expired meanwhile (it would lose its TTL).
+const GIVE_BACK = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count > 0 then return redis.call('DECR', KEYS[1]) end
+return 0`;
 
 /**
  * Failed logins are counted per email and per source address in Redis,
@@ -25,30 +32,30 @@ export class LoginThrottle {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Throws 429 with Retry-After while either counter is over its limit. */
-  async check(email: string, address: string): Promise<void> {
-    const [emailCount, addressCount] = await this.guarded(() => this.redis.mget(this.emailKey(email), this.addressKey(address)));
-    const blocked: string[] = [];
-    if (Number(emailCount ?? 0) >= this.config.LOGIN_MAX_FAILURES_PER_EMAIL) blocked.push(this.emailKey(email));
-    if (Number(addressCount ?? 0) >= this.config.LOGIN_MAX_FAILURES_PER_ADDRESS) blocked.push(this.addressKey(address));
-    if (!blocked.length) return;
-    const ttls = await this.guarded(() => Promise.all(blocked.map((key) => this.redis.ttl(key))));
-    throw tooManyAttempts(Math.max(1, ...ttls));
-  }
-
-  async recordFailure(email: string, address: string): Promise<void> {
+  /**
+   * Counts this attempt as a failure before the password is checked, atomically, and throws 429
+   * with Retry-After when it is past either limit; so N concurrent guesses count N, not 0.
+   */
+  async takeAttempt(email: string, address: string): Promise<void> {
     const window = this.config.LOGIN_THROTTLE_WINDOW_SECONDS;
-    await this.guarded(() =>
+    const [[emailCount, emailTtl], [addressCount, addressTtl]] = (await this.guarded(() =>
       Promise.all([
-        this.redis.eval(RECORD_FAILURE, 1, this.emailKey(email), window),
-        this.redis.eval(RECORD_FAILURE, 1, this.addressKey(address), window),
+        this.redis.eval(TAKE_ATTEMPT, 1, this.emailKey(email), window),
+        this.redis.eval(TAKE_ATTEMPT, 1, this.addressKey(address), window),
       ]),
-    );
+    )) as [number, number][];
+    const ttls: number[] = [];
+    if (emailCount > this.config.LOGIN_MAX_FAILURES_PER_EMAIL) ttls.push(emailTtl);
+    if (addressCount > this.config.LOGIN_MAX_FAILURES_PER_ADDRESS) ttls.push(addressTtl);
+    if (ttls.length) throw tooManyAttempts(Math.max(1, ...ttls));
   }
 
-  /** A successful login clears the email's count (not the address's: one right password must not reset a spray). */
-  async recordSuccess(email: string): Promise<void> {
-    await this.guarded(() => this.redis.del(this.emailKey(email)));
+  /**
+   * The attempt was right: clear the email's count, and give the address back the attempt taken
+   * for it (its other failures stay: one right password must not reset a spray).
+   */
+  async recordSuccess(email: string, address: string): Promise<void> {
+    await this.guarded(() => Promise.all([this.redis.del(this.emailKey(email)), this.redis.eval(GIVE_BACK, 1, this.addressKey(address))]));
   }
 
   // Hashed so the Redis keys do not list who tried to log in.

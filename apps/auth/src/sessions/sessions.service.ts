@@ -46,18 +46,16 @@ export class SessionsService implements OnModuleInit {
 
   async login(emailInput: string, password: string, address: string): Promise<IssuedSession> {
     const email = normalizeEmail(emailInput);
-    await this.throttle.check(email, address);
+    await this.throttle.takeAttempt(email, address);
     const [admin] = (await this.dataSource.query(
       'SELECT id, org_id, email, password_hash, active, version FROM auth.admins WHERE lower(email) = $1',
       [email],
     )) as AdminRow[];
     // An unknown email still costs one Argon2id verification (against the dummy hash), so timing tells nothing.
     const passwordOk = await verifyPassword(admin?.password_hash, password);
-    if (!admin || !passwordOk || !admin.active) {
-      await this.throttle.recordFailure(email, address);
-      throw invalidCredentials();
-    }
-    await this.throttle.recordSuccess(email);
+    // The attempt is already counted as a failure (takeAttempt); only a success gives it back.
+    if (!admin || !passwordOk || !admin.active) throw invalidCredentials();
+    await this.throttle.recordSuccess(email, address);
     const session = await this.startSession(admin, password);
     this.outbox.nudge();
     return session;

@@ -1,4 +1,4 @@
-import type { CidrRange } from '../security/cidr';
+import type { CidrRange } from '@meter/config';
 
 /** What the gateway knows about one credential, built from auth events; lives in memory only. */
 export interface CredentialRecord {

@@ -1,5 +1,5 @@
 import type { CredentialEvent } from '@meter/contracts';
-import { parseCidr, type CidrRange } from '../security/cidr';
+import { parseCidr, type CidrRange } from '@meter/config';
 import type { CredentialRecord } from './credential-record';
 
 /** Opens a sealed secret of a credential; throws when it cannot. */

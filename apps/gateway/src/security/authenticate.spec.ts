@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { authorizationHeader, sign } from '@meter/signing';
 import type { CredentialRecord } from '../credentials/credential-record';
 import { authenticate, type AuthContext, type SignedRequest } from './authenticate';
-import { parseCidr, type CidrRange } from './cidr';
+import { parseCidr, type CidrRange } from '@meter/config';
 
 const NOW = 1_795_000_000;
 const SECRET = 'test-secret-key';

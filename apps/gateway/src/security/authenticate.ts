@@ -2,7 +2,7 @@ import { PUBLIC_SIGNATURE, parseAuthorization, signatureKindAllowed, timestampWi
 import type { CredentialRecord } from '../credentials/credential-record';
 import { authFailure, type AuthFailure } from './auth-failure';
 import type { Caller } from './caller';
-import { inAnyRange, parseAddress } from './cidr';
+import { inAnyRange, parseAddress } from '@meter/config';
 
 export const REQUIRED_SCOPE = 'meter:consumption:read';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCidr, type CidrRange } from './cidr';
+import { parseCidr, type CidrRange } from '@meter/config';
 import { clientAddress } from './client-address';
 
 const ranges = (...cidrs: string[]) => cidrs.map((c) => parseCidr(c) as CidrRange);

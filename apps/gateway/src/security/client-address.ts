@@ -1,4 +1,4 @@
-import { inAnyRange, parseAddress, type CidrRange } from './cidr';
+import { inAnyRange, parseAddress, type CidrRange } from '@meter/config';
 
 /**
  * The address a request comes from (contract 6b): the socket peer, unless

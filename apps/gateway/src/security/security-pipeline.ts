@@ -13,7 +13,7 @@ import { retryAfterSeconds, type RateLimitDecision } from '../rate-limit/rate-li
 import { rateLimitHeaders } from '../rate-limit/rate-limit-headers';
 import { authenticate } from './authenticate';
 import { setCaller } from './caller';
-import { parseCidr, type CidrRange } from './cidr';
+import { parseCidr, type CidrRange } from '@meter/config';
 import { clientAddress } from './client-address';
 import { isWellFormedMediaType, parseVerifiedBody } from './json-body';
 

@@ -62,6 +62,16 @@ describe('validateEntryInput', () => {
     });
   }
 
+  it('refuses data fields named like Object.prototype members', () => {
+    const inherited = { constructor: 'x', toString: 'y', valueOf: { deep: 1 }, __defineGetter__: 'z' };
+    expect(errorsOf(body('api_token_identity', { ...VALID.api_token_identity, ...inherited })).map((e) => e.field)).toEqual([
+      'data.constructor',
+      'data.toString',
+      'data.valueOf',
+      'data.__defineGetter__',
+    ]);
+  });
+
   it('counts characters, not UTF-16 units', () => {
     const token = '💧'.repeat(1024);
     expect(errorsOf(body('api_token_identity', { token }))).toEqual([]);

@@ -53,7 +53,7 @@ function validateData(type: VaultEntryType, data: Record<string, unknown>): Fiel
   const limits: Record<string, number> = VAULT_ENTRY_FIELDS[type];
   const errors: FieldError[] = [];
   for (const key of Object.keys(data)) {
-    if (!(key in limits)) errors.push({ field: `data.${key}`, message: `is not a field of ${type}` });
+    if (!Object.hasOwn(limits, key)) errors.push({ field: `data.${key}`, message: `is not a field of ${type}` });
   }
   for (const [name, max] of Object.entries(limits)) {
     const field = `data.${name}`;
