@@ -58,3 +58,17 @@ describe('lazyChildLogger', () => {
     expect(lines.map((l) => l.msg)).toEqual(['now visible']);
   });
 });
+
+describe('REDACTED_PATHS', () => {
+  it('never logs the bound values of a failed query', async () => {
+    const { logger, lines } = capture('info');
+    const failed = Object.assign(new Error('duplicate key value violates unique constraint'), {
+      query: 'INSERT INTO auth.admins (email) VALUES ($1)',
+      parameters: ['alice@example.test'],
+    });
+    logger.error({ err: failed }, 'request failed');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lines[0]).toMatchObject({ err: { message: 'duplicate key value violates unique constraint', query: expect.any(String), parameters: '[redacted]' } });
+    expect(JSON.stringify(lines[0])).not.toContain('alice@example.test');
+  });
+});

@@ -16,6 +16,8 @@ export const REDACTED_PATHS = [
   '*.credentials_json',
   '*.connection_string',
   '*.data',
+  // A failed query's bound values (TypeORM's QueryFailedError): emails, keys, sealed material.
+  '*.parameters',
   'password',
   'secret_key',
   'token',

@@ -33,7 +33,9 @@ export function createDataSource(options: DataSourceOptions): DataSource {
     migrationsTransactionMode: 'each',
     synchronize: false,
     migrationsRun: false,
-    logging: ['error'],
+    // No TypeORM console logging: it prints a failed query with its bound values, outside the redacting
+    // logger. A failure reaches its caller, and whatever logs it goes through pino (`err.parameters` redacted).
+    logging: false,
     poolSize: options.poolSize,
     extra: { connectionTimeoutMillis: 3000, idleTimeoutMillis: 30_000, ...(options.connectionOptions ? { options: options.connectionOptions } : {}) },
   });
