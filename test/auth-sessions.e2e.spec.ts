@@ -42,6 +42,7 @@ describe('admin sessions on the built auth process', () => {
     expect(strip(unknown.body)).toEqual(strip(wrong.body));
     expect(unknown.body.code).toBe('invalid_credentials');
     expect(unknown.headers.get('content-type')).toMatch(/application\/problem\+json/);
+    expect([unknown.headers.get('www-authenticate'), wrong.headers.get('www-authenticate')]).toEqual(['Bearer', 'Bearer']);
     // A successful login resets the email's failure count for the next test.
     await login(auth.base, org.email, org.password);
   });

@@ -19,7 +19,8 @@ export interface IssuedSession {
 /** Opaque bearer token; the prefix lets secret scanners recognise a leaked one. */
 export const SESSION_TOKEN_PREFIX = 'mst_';
 
-export const invalidCredentials = () => new ProblemException(401, 'invalid_credentials', 'email or password is wrong');
+// A 401 names the scheme the API's other routes take (RFC 9110 §15.5.2): the session token login issues.
+export const invalidCredentials = () => new ProblemException(401, 'invalid_credentials', 'email or password is wrong', {}, { 'WWW-Authenticate': 'Bearer' });
 
 interface AdminRow {
   id: string;
