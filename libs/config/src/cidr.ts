@@ -51,3 +51,15 @@ export function inRange(address: ParsedAddress, range: CidrRange): boolean {
 export function inAnyRange(address: ParsedAddress, ranges: readonly CidrRange[]): boolean {
   return ranges.some((range) => inRange(address, range));
 }
+
+/**
+ * The block a per-address limit counts for an address: an IPv4 address itself, the /64 of an IPv6 one
+ * (one subscriber usually holds a whole /64, so counting single IPv6 addresses would let them rotate
+ * through it). Text that is not an address is its own block.
+ */
+export function addressBlock(text: string): string {
+  const address = parseAddress(text);
+  if (!address || address.kind() === 'ipv4') return address ? address.toString() : text;
+  const parts = (address as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${parts.join(':')}::/64`;
+}

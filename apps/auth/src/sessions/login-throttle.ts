@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '@meter/config';
+import { addressBlock, APP_CONFIG, type AppConfig } from '@meter/config';
 import { sha256Hex } from '@meter/crypto';
 import { ProblemException } from '@meter/http';
 import { REDIS } from '@meter/redis';
@@ -63,8 +63,9 @@ export class LoginThrottle {
     return `login-failures:email:${sha256Hex(email)}`;
   }
 
+  // An IPv6 address counts for its whole /64, which one subscriber usually holds.
   private addressKey(address: string) {
-    return `login-failures:addr:${address}`;
+    return `login-failures:addr:${addressBlock(address)}`;
   }
 
   /** Without Redis, failures could not be counted: refuse logins rather than allow unlimited guessing. */
