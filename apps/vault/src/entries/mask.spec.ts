@@ -26,4 +26,8 @@ describe('maskValue', () => {
   it('masks every field', () => {
     expect(maskFields({ a: 'secretvalue1234', b: 'ab' })).toEqual({ a: '****234', b: '****' });
   });
+
+  it('shows a value that is not text as **** instead of failing', () => {
+    expect(maskFields({ token: 'secretvalue1234', valueOf: { deep: [1, 2, 3] }, n: 12345678 })).toEqual({ token: '****234', valueOf: '****', n: '****' });
+  });
 });

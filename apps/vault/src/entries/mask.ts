@@ -12,6 +12,10 @@ export function maskValue(value: string): string {
   return HIDDEN + characters.slice(characters.length - shown).join('');
 }
 
-export function maskFields(data: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(data).map(([name, value]) => [name, maskValue(value)]));
+/**
+ * Every field masked. A value that is not text (only an entry stored before inherited names such as
+ * `valueOf` were refused could hold one) shows as `****` rather than failing the organization's list.
+ */
+export function maskFields(data: Readonly<Record<string, unknown>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(data).map(([name, value]) => [name, typeof value === 'string' ? maskValue(value) : HIDDEN]));
 }
