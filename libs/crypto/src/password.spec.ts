@@ -58,6 +58,30 @@ describe('password hashing', () => {
     expect(passwordNeedsRehash('garbage')).toBe(true);
   });
 
+  it('hashes and verifies off the event loop: other work goes on meanwhile', async () => {
+    let turns = 0;
+    let counting = true;
+    const count = () => {
+      turns++;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    const hash = await hashPassword('correct horse');
+    const afterHash = turns;
+    expect(await verifyPassword(hash, 'correct horse')).toBe(true);
+    counting = false;
+    // Inline, the ~100 ms of Argon2id would let only a turn or two pass for each call.
+    expect(afterHash).toBeGreaterThan(20);
+    expect(turns - afterHash).toBeGreaterThan(20);
+  });
+
+  it('reads the limits a hash was made with, without libsodium in this thread', () => {
+    expect(passwordNeedsRehash('$argon2id$v=19$m=65536,t=2,p=1$c2FsdHNhbHRzYWx0c2E$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaGhhc2g')).toBe(false);
+    expect(passwordNeedsRehash('$argon2id$v=19$m=65536,t=3,p=1$c2FsdHNhbHRzYWx0c2E$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaGhhc2g')).toBe(true);
+    expect(passwordNeedsRehash('$argon2i$v=19$m=65536,t=2,p=1$c2FsdHNhbHRzYWx0c2E$aGFzaA')).toBe(true);
+    expect(passwordNeedsRehash('$argon2id$v=19$m=65536,t=2,p=1$')).toBe(true);
+  });
+
   it('works with the default (interactive) limits', async () => {
     const hash = await hashPassword('correct horse');
     expect(hash).toMatch(/^\$argon2id\$v=19\$m=65536,t=2,p=1\$/);
