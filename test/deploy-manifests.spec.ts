@@ -10,6 +10,7 @@ import {
   ingressProblems,
   migrationProblems,
   natsProblems,
+  natsUserProblems,
   networkProblems,
   referenceProblems,
   resourceProblems,
@@ -227,6 +228,19 @@ describe('the checks catch what they promise to', () => {
       'StatefulSet/nats has 1 servers, not 3',
       'nats.conf does not include ./vault-permissions.conf',
       'nats.conf lists 3 routes for 1 servers',
+    ]);
+  });
+
+  it('NATS without its users\' passwords, or a process logging in as no user or with another\'s password, fails', () => {
+    const objects = copy(prod);
+    expect(natsUserProblems(objects)).toEqual([]);
+    delete byId(objects, 'StatefulSet', 'nats').spec.template.spec.containers[0].envFrom;
+    containerOf(objects, 'gateway').env = containerOf(objects, 'gateway').env.filter((e: { name: string }) => e.name !== 'NATS_USER');
+    containerOf(objects, 'ingest').env.find((e: { name: string }) => e.name === 'NATS_PASSWORD').valueFrom.secretKeyRef.key = 'VAULT_NATS_PASSWORD';
+    expect(natsUserProblems(objects)).toEqual([
+      ...['VAULT', 'AUTH', 'INTEGRATION', 'GATEWAY', 'INGEST'].map((user) => `nats.conf reads $${user}_NATS_PASSWORD, which the nats container is not given`),
+      'Deployment/gateway logs in to NATS as nobody, not a user of vault-permissions.conf',
+      'Deployment/ingest logs in to NATS as ingest with VAULT_NATS_PASSWORD, not INGEST_NATS_PASSWORD',
     ]);
   });
 

@@ -15,6 +15,7 @@ export const EXTERNAL_SECRETS: Record<string, string[]> = {
   'meter-postgres-app': ['uri'],
   'meter-credential-keyring': ['CREDENTIAL_KEYRING'],
   'meter-vault-root-keyring': ['VAULT_ROOT_KEYRING'],
+  'meter-nats-users': ['VAULT_NATS_PASSWORD', 'AUTH_NATS_PASSWORD', 'INTEGRATION_NATS_PASSWORD', 'GATEWAY_NATS_PASSWORD', 'INGEST_NATS_PASSWORD'],
 };
 
 /** Which process may hold which key ring (docs/keys.md). */
@@ -305,6 +306,42 @@ export function natsProblems(objects: K8sObject[]): string[] {
   return problems;
 }
 
+/**
+ * NATS users: every `$NAME` the server's configuration reads reaches the nats container (from its env or
+ * a Secret deploy/ knows), else nats-server refuses the configuration; and every process of ours logs in
+ * as a user of vault-permissions.conf (NATS_USER) with that user's password variable (NATS_PASSWORD).
+ */
+export function natsUserProblems(objects: K8sObject[]): string[] {
+  const problems: string[] = [];
+  const nats = find(objects, 'StatefulSet', 'nats');
+  const volume = (podSpecOf(nats ?? {})?.volumes ?? []).find((v: Obj) => v.configMap);
+  const config = configMaps(objects).find((c) => c.metadata.name === volume?.configMap?.name);
+  if (!nats || !config) return problems; // natsProblems reports these
+  const text = Object.values(config.data ?? {})
+    .map((t) => String(t).replace(/#.*$/gm, ''))
+    .join('\n');
+  const container = (podSpecOf(nats)?.containers ?? [])[0] ?? {};
+  const provided = new Set<string>((container.env ?? []).map((e: Obj) => e.name));
+  for (const from of container.envFrom ?? []) for (const key of EXTERNAL_SECRETS[from.secretRef?.name] ?? []) provided.add(key);
+  // References outside quoted strings to names the configuration does not define itself (`VAULT = {...}`).
+  const unquoted = text.replace(/"[^"]*"/g, '""');
+  const defined = new Set([...unquoted.matchAll(/^\s*([A-Za-z_]\w*)\s*[=:]/gm)].map((m) => m[1]));
+  for (const name of new Set([...unquoted.matchAll(/\$([A-Za-z_]\w*)/g)].map((m) => m[1]))) {
+    if (!defined.has(name) && !provided.has(name)) problems.push(`nats.conf reads $${name}, which the nats container is not given`);
+  }
+  const passwordOf = new Map([...text.matchAll(/user:\s*(\w+),\s*password:\s*\$(\w+)/g)].map((m) => [m[1], m[2]]));
+  for (const o of objects.filter((x) => x.kind === 'Deployment')) {
+    for (const c of containersOf(o) as Obj[]) {
+      if (!String(c.image).includes('meter')) continue;
+      const user = (c.env ?? []).find((e: Obj) => e.name === 'NATS_USER')?.value;
+      const password = (c.env ?? []).find((e: Obj) => e.name === 'NATS_PASSWORD')?.valueFrom?.secretKeyRef?.key;
+      if (!user || !passwordOf.has(user)) problems.push(`${id(o)} logs in to NATS as ${user ?? 'nobody'}, not a user of vault-permissions.conf`);
+      else if (password !== passwordOf.get(user)) problems.push(`${id(o)} logs in to NATS as ${user} with ${password ?? 'no password'}, not ${passwordOf.get(user)}`);
+    }
+  }
+  return problems;
+}
+
 /** The migration Job runs the migrate script against the database Secret. */
 export function migrationProblems(objects: K8sObject[]): string[] {
   const job = objects.find((o: Obj) => o.kind === 'Job' && (podSpecOf(o)?.containers ?? []).some((c: Obj) => (c.command ?? []).join(' ') === 'node dist/scripts/migrate.js'));
@@ -343,6 +380,7 @@ export function allProblems(objects: K8sObject[], namespace: string, options = {
     ...networkProblems(objects),
     ...ingressProblems(objects),
     ...natsProblems(objects),
+    ...natsUserProblems(objects),
     ...migrationProblems(objects),
     ...namespaceProblems(objects, namespace),
   ];
