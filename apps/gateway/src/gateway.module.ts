@@ -24,7 +24,7 @@ export class GatewayModule {
         // The gateway only reads the read model, through prepared statements (ReadModel):
         // generic plans skip planning over the month partitions on every request.
         PersistenceModule.forService('gateway', { schema: 'ingest', connectionOptions: '-c plan_cache_mode=force_generic_plan' }),
-        // One rate-limit script per request (EVALSHA).
+        // One rate-limit script call (EVALSHA) per credential and event-loop turn.
         RedisModule.forService('gateway'),
         NatsModule.forService('gateway', (bus) => ({ streams: [platformStreams(bus).authEvents], consumers: [] })),
         SecurityModule,
