@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '@meter/crypto';
-import { isolatedInfra, type IsolatedInfra, type PlatformProcess } from '@meter/testing';
+import type { IsolatedInfra, PlatformProcess } from '@meter/testing';
 import type { DataSource } from 'typeorm';
-import { authDataSource, call, login, newOrg, startAuth } from './auth-support';
+import { call, login, newOrg, startIsolatedAuth, stopIsolatedAuth } from './auth-support';
 
 describe('admin sessions on the built auth process', () => {
   let infra: IsolatedInfra;
@@ -11,17 +11,10 @@ describe('admin sessions on the built auth process', () => {
   let org: Awaited<ReturnType<typeof newOrg>>;
 
   beforeAll(async () => {
-    infra = await isolatedInfra();
-    db = await authDataSource({ DATABASE_URL: infra.databaseUrl }, 'auth-test');
-    auth = await startAuth(infra, { LOGIN_MAX_FAILURES_PER_EMAIL: '3', LOGIN_MAX_FAILURES_PER_ADDRESS: '8', LOGIN_THROTTLE_WINDOW_SECONDS: '60' });
+    ({ infra, db, auth } = await startIsolatedAuth({ LOGIN_MAX_FAILURES_PER_EMAIL: '3', LOGIN_MAX_FAILURES_PER_ADDRESS: '8', LOGIN_THROTTLE_WINDOW_SECONDS: '60' }));
     org = await newOrg(db);
   });
-
-  afterAll(async () => {
-    await auth?.process.stop();
-    await db?.destroy();
-    await infra?.cleanup();
-  });
+  afterAll(() => stopIsolatedAuth({ infra, db, auth }));
 
   it('logs in with an opaque token stored only as its hash', async () => {
     const response = await call(auth.base, 'POST', '/login', { body: { email: org.email.toUpperCase(), password: org.password } });
@@ -124,16 +117,9 @@ describe('session lifetime, password rehash and login timing', () => {
   let auth: { process: PlatformProcess; base: string };
 
   beforeAll(async () => {
-    infra = await isolatedInfra();
-    db = await authDataSource({ DATABASE_URL: infra.databaseUrl }, 'auth-test');
-    auth = await startAuth(infra, { SESSION_TTL_SECONDS: '2', LOGIN_MAX_FAILURES_PER_EMAIL: '100', LOGIN_MAX_FAILURES_PER_ADDRESS: '100' });
+    ({ infra, db, auth } = await startIsolatedAuth({ SESSION_TTL_SECONDS: '2', LOGIN_MAX_FAILURES_PER_EMAIL: '100', LOGIN_MAX_FAILURES_PER_ADDRESS: '100' }));
   });
-
-  afterAll(async () => {
-    await auth?.process.stop();
-    await db?.destroy();
-    await infra?.cleanup();
-  });
+  afterAll(() => stopIsolatedAuth({ infra, db, auth }));
 
   it('ends a session after SESSION_TTL_SECONDS', async () => {
     const org = await newOrg(db);
@@ -188,16 +174,9 @@ describe('login throttle under concurrency, and JSON-only bodies', () => {
   let auth: { process: PlatformProcess; base: string };
 
   beforeAll(async () => {
-    infra = await isolatedInfra();
-    db = await authDataSource({ DATABASE_URL: infra.databaseUrl }, 'auth-test');
-    auth = await startAuth(infra, { LOGIN_MAX_FAILURES_PER_EMAIL: '3', LOGIN_MAX_FAILURES_PER_ADDRESS: '100', LOGIN_THROTTLE_WINDOW_SECONDS: '60' });
+    ({ infra, db, auth } = await startIsolatedAuth({ LOGIN_MAX_FAILURES_PER_EMAIL: '3', LOGIN_MAX_FAILURES_PER_ADDRESS: '100', LOGIN_THROTTLE_WINDOW_SECONDS: '60' }));
   });
-
-  afterAll(async () => {
-    await auth?.process.stop();
-    await db?.destroy();
-    await infra?.cleanup();
-  });
+  afterAll(() => stopIsolatedAuth({ infra, db, auth }));
 
   it('checks at most the limit of passwords when the guesses arrive at once, and then not the right one', async () => {
     const victim = await newOrg(db, { fastHash: true });

@@ -2,7 +2,7 @@ import { INSECURE_TEST_PASSWORD_PARAMS } from '@meter/crypto';
 import type { DataSource } from 'typeorm';
 import { authDataSource } from '../apps/auth/src/auth-data-source';
 import { createOrganization } from '../apps/auth/src/organizations/create-organization';
-import { eventually, freePort, PlatformProcess, type IsolatedInfra } from '@meter/testing';
+import { eventually, freePort, isolatedInfra, PlatformProcess, type IsolatedInfra } from '@meter/testing';
 
 export { authDataSource };
 
@@ -37,6 +37,26 @@ export async function startAuth(infra: IsolatedInfra, extra: Record<string, stri
     throw new Error(`${error.message}\n${process.log()}`);
   });
   return { process, base };
+}
+
+/** Servers of its own (database, bus prefix, Redis prefix), a data source on its database and auth on them. */
+export interface IsolatedAuth {
+  infra: IsolatedInfra;
+  db: DataSource;
+  auth: { process: PlatformProcess; base: string };
+}
+
+export async function startIsolatedAuth(extra: Record<string, string> = {}): Promise<IsolatedAuth> {
+  const infra = await isolatedInfra();
+  const db = await authDataSource({ DATABASE_URL: infra.databaseUrl }, 'auth-test');
+  return { infra, db, auth: await startAuth(infra, extra) };
+}
+
+/** Stops what `startIsolatedAuth` started; tolerates a start that failed half-way. */
+export async function stopIsolatedAuth(stack: Partial<IsolatedAuth>): Promise<void> {
+  await stack.auth?.process.stop();
+  await stack.db?.destroy();
+  await stack.infra?.cleanup();
 }
 
 export interface JsonResponse {
