@@ -31,8 +31,13 @@ function describe(issue: { code: string; message: string; values?: readonly unkn
 
 /** For process entry points: one line naming the variable, then exit. */
 export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  return exitOnConfigError(() => loadConfig(env));
+}
+
+/** Runs a configuration check; a `ConfigError` it throws becomes one line on stderr and exit 78 (EX_CONFIG). */
+export function exitOnConfigError<T>(check: () => T): T {
   try {
-    return loadConfig(env);
+    return check();
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);

@@ -1,6 +1,6 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { loadConfigOrExit, type AppConfig } from '@meter/config';
+import { ConfigError, exitOnConfigError, loadConfigOrExit, type AppConfig } from '@meter/config';
 import { parseKeyRing, type KeyRingName } from '@meter/crypto';
 import { createLogger } from '@meter/http';
 import { createHttpApp } from './create-http-app';
@@ -24,7 +24,7 @@ export interface ServiceDefinition {
  */
 export async function runService(definition: ServiceDefinition): Promise<void> {
   const config = loadConfigOrExit();
-  checkKeyRingsOrExit(config, definition.keyRings ?? []);
+  exitOnConfigError(() => checkKeyRings(config, definition.keyRings ?? []));
   const logger = createLogger(definition.name, config.LOG_LEVEL);
   const fail = (message: string, error?: unknown) => {
     logger.fatal(error instanceof Error && !(error instanceof DependencyUnreachable) ? { err: error } : {}, message);
@@ -75,22 +75,17 @@ export async function runService(definition: ServiceDefinition): Promise<void> {
  * line naming the variable, like any other configuration error (and before any
  * server is contacted). Messages name entries and key ids, never key text.
  */
-function checkKeyRingsOrExit(config: AppConfig, names: readonly KeyRingName[]): void {
+function checkKeyRings(config: AppConfig, names: readonly KeyRingName[]): void {
   for (const name of names) {
     const value = config[name];
-    let reason: string | undefined;
     if (value === undefined || value.trim() === '') {
-      if (config.NODE_ENV === 'production') reason = 'is required in production';
-    } else {
-      try {
-        parseKeyRing(value);
-      } catch (error) {
-        reason = `is invalid: ${(error as Error).message}`;
-      }
+      if (config.NODE_ENV === 'production') throw new ConfigError(name, 'is required in production');
+      continue;
     }
-    if (reason) {
-      process.stderr.write(`invalid configuration: ${name} ${reason}\n`);
-      process.exit(78); // EX_CONFIG, as loadConfigOrExit
+    try {
+      parseKeyRing(value);
+    } catch (error) {
+      throw new ConfigError(name, `is invalid: ${(error as Error).message}`);
     }
   }
 }
