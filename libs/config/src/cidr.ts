@@ -3,6 +3,11 @@ import ipaddr from 'ipaddr.js';
 export type ParsedAddress = ipaddr.IPv4 | ipaddr.IPv6;
 export type CidrRange = [ParsedAddress, number];
 
+/** Dotted quads and IPv6 only: no legacy forms like `1.2.3`, `0x7f.1` or octal `010.0.0.1`, which people misread. */
+export function isUsualAddressNotation(text: string): boolean {
+  return ipaddr.IPv4.isValidFourPartDecimal(text) || (text.includes(':') && ipaddr.IPv6.isValid(text));
+}
+
 /**
  * An address as one family: an IPv4-mapped IPv6 address (`::ffff:10.0.0.1`,
  * what a dual-stack socket reports for IPv4 peers) becomes plain IPv4, so
@@ -11,8 +16,7 @@ export type CidrRange = [ParsedAddress, number];
 export function parseAddress(text: string | undefined): ParsedAddress | undefined {
   if (!text) return undefined;
   const trimmed = text.trim();
-  // Dotted quads and IPv6 only: no legacy forms like `1.2.3` or `0x7f.1`, which people misread.
-  if (!ipaddr.IPv4.isValidFourPartDecimal(trimmed) && !ipaddr.IPv6.isValid(trimmed)) return undefined;
+  if (!isUsualAddressNotation(trimmed)) return undefined;
   try {
     const address = ipaddr.parse(trimmed);
     if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) {

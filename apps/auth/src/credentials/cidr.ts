@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import { isUsualAddressNotation } from '@meter/config';
 
 export type CidrResult = { ok: true; cidr: string } | { ok: false; message: string };
 
@@ -12,10 +13,8 @@ export function normalizeCidr(text: string): CidrResult {
   if (value === '' || value.length > 64) return { ok: false, message: 'is not an IPv4 or IPv6 CIDR range' };
   const slash = value.indexOf('/');
   const addressText = slash < 0 ? value : value.slice(0, slash);
-  // ipaddr.js also accepts forms like `10.1` or octal `010.0.0.1`; only the usual notations are taken.
-  if (!ipaddr.IPv4.isValidFourPartDecimal(addressText) && !(addressText.includes(':') && ipaddr.IPv6.isValid(addressText))) {
-    return { ok: false, message: 'is not an IPv4 or IPv6 CIDR range' };
-  }
+  // The notations the gateway parses allow-lists with: no `10.1` or octal `010.0.0.1`.
+  if (!isUsualAddressNotation(addressText)) return { ok: false, message: 'is not an IPv4 or IPv6 CIDR range' };
   const address = ipaddr.parse(addressText);
   const maxBits = address.kind() === 'ipv4' ? 32 : 128;
   let bits = maxBits;
