@@ -280,14 +280,19 @@ export function ingressProblems(objects: K8sObject[]): string[] {
   return problems;
 }
 
+/** The nats StatefulSet and the ConfigMap it mounts its configuration from, when there are. */
+function natsWithConfig(objects: K8sObject[]): { nats: Obj | undefined; config: Obj | undefined } {
+  const nats = find(objects, 'StatefulSet', 'nats');
+  const volume = (podSpecOf(nats ?? {})?.volumes ?? []).find((v: Obj) => v.configMap);
+  return { nats, config: configMaps(objects).find((c) => c.metadata.name === volume?.configMap?.name) };
+}
+
 /** NATS: a 3-node JetStream cluster whose config includes the vault's permissions file. */
 export function natsProblems(objects: K8sObject[]): string[] {
   const problems: string[] = [];
-  const nats = find(objects, 'StatefulSet', 'nats');
+  const { nats, config } = natsWithConfig(objects);
   if (!nats) return ['no StatefulSet nats'];
   if (nats.spec?.replicas !== 3) problems.push(`StatefulSet/nats has ${nats.spec?.replicas} servers, not 3`);
-  const volume = (podSpecOf(nats)?.volumes ?? []).find((v: Obj) => v.configMap);
-  const config = configMaps(objects).find((c) => c.metadata.name === volume?.configMap?.name);
   if (!config) return [...problems, 'StatefulSet/nats mounts no ConfigMap with its configuration'];
   const conf: string = config.data?.['nats.conf'] ?? '';
   if (!config.data?.['vault-permissions.conf'] && config.data?.['vault-permissions.conf'] !== '') problems.push(`ConfigMap/${config.metadata.name} has no vault-permissions.conf`);
@@ -313,9 +318,7 @@ export function natsProblems(objects: K8sObject[]): string[] {
  */
 export function natsUserProblems(objects: K8sObject[]): string[] {
   const problems: string[] = [];
-  const nats = find(objects, 'StatefulSet', 'nats');
-  const volume = (podSpecOf(nats ?? {})?.volumes ?? []).find((v: Obj) => v.configMap);
-  const config = configMaps(objects).find((c) => c.metadata.name === volume?.configMap?.name);
+  const { nats, config } = natsWithConfig(objects);
   if (!nats || !config) return problems; // natsProblems reports these
   const text = Object.values(config.data ?? {})
     .map((t) => String(t).replace(/#.*$/gm, ''))
