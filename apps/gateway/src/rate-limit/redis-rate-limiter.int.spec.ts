@@ -91,6 +91,52 @@ describe('RedisRateLimiter', () => {
     }
   });
 
+  /** Redis's own clock in ms, which the script reads. */
+  async function redisNow(client: Redis): Promise<number> {
+    const [seconds, micros] = await client.time();
+    return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+  }
+
+  /** Writes `count` admissions at `score` straight into a window's set, as an earlier burst would have left them. */
+  async function logAdmissions(client: Redis, key: string, score: number, count: number, tag: string) {
+    for (let done = 0; done < count; done += 1_000) {
+      const args: (string | number)[] = [];
+      for (let i = done; i < Math.min(count, done + 1_000); i++) args.push(score, `${tag}:${i}`);
+      await client.zadd(key, ...args);
+    }
+  }
+
+  it('counts a burst that left the window without deleting it in one call, and clears it a bounded part per call', async () => {
+    const limiter = new RedisRateLimiter(clients[0]);
+    const key = 'rl:{cred:burst}';
+    const now = await redisNow(clients[0]);
+    await logAdmissions(clients[0], key, now - 90_000, 10_000, 'old');
+    await logAdmissions(clients[0], key, now - 1_000, 3, 'live');
+
+    const first = await limiter.consume(key, 5, 60_000);
+    // Only the 3 live admissions count; the slot frees when the oldest live one leaves, about 59 s on.
+    expect(first).toMatchObject({ allowed: true, remaining: 1 });
+    expect(first.resetMs).toBeGreaterThan(57_000);
+    expect(first.resetMs).toBeLessThanOrEqual(59_000);
+    // 256 of the 10,000 stale ones went; the 3 live ones and the new admission stay.
+    expect(await clients[0].zcard(key)).toBe(10_000 - 256 + 4);
+    expect(await clients[0].zcount(key, now - 2_000, '+inf')).toBe(4);
+
+    expect(await limiter.consume(key, 5, 60_000)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(await limiter.consume(key, 5, 60_000)).toMatchObject({ allowed: false, remaining: 0 });
+    expect(await clients[0].zcard(key)).toBe(10_000 - 3 * 256 + 5);
+  });
+
+  it('drops a set whose every admission left the window whole', async () => {
+    const limiter = new RedisRateLimiter(clients[1]);
+    const key = 'rl:{cred:idle}';
+    await logAdmissions(clients[1], key, (await redisNow(clients[1])) - 61_000, 5_000, 'old');
+    const decision = await limiter.consume(key, 5, 60_000);
+    expect(decision).toMatchObject({ allowed: true, remaining: 4 });
+    expect(decision.resetMs).toBeGreaterThan(59_000);
+    expect(await clients[1].zcard(key)).toBe(1);
+  });
+
   it('fails every request of a batch when Redis refuses the call, so each can fall back', async () => {
     const limiter = new RedisRateLimiter(clients[1]);
     // A key holding another type: the script's ZREMRANGEBYSCORE fails with WRONGTYPE.

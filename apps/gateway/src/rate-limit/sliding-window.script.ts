@@ -9,6 +9,15 @@
  * window has room for are admitted, exactly as `n` calls one after the other
  * at the same instant would decide.
  *
+ * Admissions that left the window are counted in O(log N) (ZCOUNT), never
+ * by removing them first, and each call removes at most max(256, 2n) of them,
+ * oldest first: with a raised limit, a burst of many thousand admissions
+ * leaving the window together would otherwise be deleted in one call, holding
+ * Redis (and every gateway waiting on it) for tens of milliseconds. Steady
+ * traffic removes more than it adds, so the set still shrinks to the window;
+ * a set with nothing left in the window is dropped whole by UNLINK, which
+ * frees a large one off Redis's main thread.
+ *
  * KEYS[1] the sorted set of admission times (ms); ARGV limit, window ms, n, a
  * member prefix unique to the call. Returns {admitted, count before the call,
  * ms until a slot frees (0 while the window is empty)}.
@@ -21,8 +30,16 @@ local window = tonumber(ARGV[2])
 local n = tonumber(ARGV[3])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
-local before = redis.call('ZCARD', key)
+local edge = now - window
+local stale = redis.call('ZCOUNT', key, '-inf', edge)
+local before = redis.call('ZCARD', key) - stale
+if stale > 0 then
+  if before == 0 then
+    redis.call('UNLINK', key)
+  else
+    redis.call('ZREMRANGEBYRANK', key, 0, math.min(stale, math.max(256, 2 * n)) - 1)
+  end
+end
 local admitted = math.max(0, math.min(n, limit - before))
 local done = 0
 while done < admitted do
@@ -37,7 +54,7 @@ while done < admitted do
 end
 if admitted > 0 then redis.call('PEXPIRE', key, window) end
 local reset = 0
-local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+local oldest = redis.call('ZRANGEBYSCORE', key, '(' .. edge, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
 if oldest[2] then
   reset = tonumber(oldest[2]) + window - now
   if reset < 1 then reset = 1 end
