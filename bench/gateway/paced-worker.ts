@@ -12,6 +12,7 @@ interface PacedWorkerInput {
   connections: number;
   rate: number;
   durationSeconds: number;
+  warmupSeconds: number;
   target: string;
   credential: { accessKey: string; secretKey: string };
 }

@@ -77,7 +77,7 @@ async function measure(label: string, port: number, path: string, server: ChildP
  */
 async function measurePaced(label: string, port: number, server: ChildProcess, credential: { accessKey: string; secretKey: string }, rate: number) {
   const before = processCpuSeconds(server.pid!);
-  const input = JSON.stringify({ port, connections: CONNECTIONS, rate, durationSeconds: DURATION, target: TARGET, credential });
+  const input = JSON.stringify({ port, connections: CONNECTIONS, rate, durationSeconds: DURATION, warmupSeconds: WARMUP, target: TARGET, credential });
   const command = [process.execPath, join(__dirname, 'paced-worker.js'), input];
   if (CLIENT_CPUS) command.unshift('taskset', '-c', CLIENT_CPUS);
   const { stdout } = await promisify(execFile)(command[0], command.slice(1), { maxBuffer: 1 << 20 });
@@ -150,7 +150,7 @@ async function main() {
   process.once('exit', () => children.forEach((c) => c.exitCode === null && c.kill('SIGTERM')));
   if (OWN_REDIS) {
     const port = await freePort();
-    const redis = spawn('taskset', ['-c', CLIENT_CPUS!, 'redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    const redis = spawn('taskset', ['-c', CLIENT_CPUS!, 'redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--lazyfree-lazy-expire', 'yes'], {
       stdio: 'ignore',
     });
     children.push(redis);
@@ -272,7 +272,7 @@ async function main() {
         '(the floor is the required work without Nest, metrics, logging or request ids: see "Where the time goes").',
       '',
       `**Latency at a fixed offered load** (${[...CURVE_SHARES, OFFERED_SHARE].map((x) => `${Math.round(x * 100)} %`).join(', ')} of the bare route's ` +
-        `saturated throughput, the same load to each target over the same ${CONNECTIONS} connections, from an open-loop generator in a process of its own${CLIENT_CPUS ? ` on CPU ${CLIENT_CPUS}` : ''}):`,
+        `saturated throughput, the same load to each target over the same ${CONNECTIONS} connections, from an open-loop generator in a process of its own${CLIENT_CPUS ? ` on CPU ${CLIENT_CPUS}` : ''}, counted after ${WARMUP} s of the same load):`,
       '',
       latencyTable(curve),
       '',
