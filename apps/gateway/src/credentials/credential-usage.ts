@@ -30,7 +30,10 @@ export class CredentialUsage implements OnModuleInit, BeforeApplicationShutdown 
   ) {}
 
   record(credentialId: string, orgId: string, at: number): void {
-    this.used.set(credentialId, { orgId, at });
+    // Updated in place: the map outlives many collections of the young generation, and a new object per request would be garbage it holds.
+    const used = this.used.get(credentialId);
+    if (used) used.at = at;
+    else this.used.set(credentialId, { orgId, at });
   }
 
   onModuleInit() {

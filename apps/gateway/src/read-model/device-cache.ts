@@ -20,6 +20,8 @@ class OrgEntry {
   /** null: asked for and not found (an id of no device of this organization). */
   readonly records = new Map<number, DeviceRecord | null>();
   weight = 0;
+  /** When it was last used, on the cache's own counter: the least recently used goes first. */
+  used = 0;
 }
 
 /**
@@ -33,6 +35,7 @@ class OrgEntry {
 export class DeviceCache {
   private orgs = new Map<string, OrgEntry>();
   private enabled = false;
+  private uses = 0;
   private readonly limits: DeviceCacheLimits;
 
   constructor(limits: Partial<DeviceCacheLimits> = {}) {
@@ -100,21 +103,35 @@ export class DeviceCache {
     return found;
   }
 
-  /** The organization's entry, now the most recently used; undefined while off. */
+  /**
+   * The organization's entry, now the most recently used; undefined while off. A hit only stamps the
+   * entry: moving it to the end of the Map (delete, then set) on every request made V8 rebuild the
+   * Map's table every few requests, and a table that lives in the old generation is rebuilt there,
+   * so each request left garbage only a full collection frees (a mark-compact every few seconds under
+   * load, and its pauses in the latency tail). The scan for the oldest runs only when a new
+   * organization comes in over the limit.
+   */
   private entry(orgId: string): OrgEntry | undefined {
     if (!this.enabled) return undefined;
     let entry = this.orgs.get(orgId);
-    if (entry) {
-      this.orgs.delete(orgId);
-    } else {
-      entry = new OrgEntry();
-      if (this.orgs.size >= this.limits.organizations) {
-        const oldest = this.orgs.keys().next();
-        if (!oldest.done) this.orgs.delete(oldest.value);
+    if (!entry) {
+      if (this.orgs.size >= this.limits.organizations) this.evictLeastRecentlyUsed();
+      this.orgs.set(orgId, (entry = new OrgEntry()));
+    }
+    entry.used = ++this.uses;
+    return entry;
+  }
+
+  private evictLeastRecentlyUsed(): void {
+    let oldest: string | undefined;
+    let oldestUse = Infinity;
+    for (const [orgId, entry] of this.orgs) {
+      if (entry.used < oldestUse) {
+        oldest = orgId;
+        oldestUse = entry.used;
       }
     }
-    this.orgs.set(orgId, entry);
-    return entry;
+    if (oldest !== undefined) this.orgs.delete(oldest);
   }
 
   /** Still the organization's entry: nothing invalidated or evicted it while loading. */
