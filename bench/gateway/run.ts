@@ -43,6 +43,8 @@ const SERVER_CPUS = process.env.BENCH_SERVER_CPUS ?? (PIN ? (cpus().length === 2
  * production Redis runs on another machine, not on the gateway's cores. BENCH_OWN_REDIS=0 uses REDIS_URL.
  */
 const OWN_REDIS = CLIENT_CPUS !== undefined && process.env.BENCH_OWN_REDIS !== '0';
+/** BENCH_REDIS_CPUS: where that redis-server runs (a taskset list); the client's CPUs unless set. */
+const REDIS_CPUS = process.env.BENCH_REDIS_CPUS ?? CLIENT_CPUS;
 /** The target's share of the bare route's throughput; the latency phase offers it to both targets. */
 const OFFERED_SHARE = 0.6;
 /** Lower offered loads measured too, for the latency curve (BENCH_CURVE_SHARES, comma-separated; empty for none). */
@@ -150,7 +152,7 @@ async function main() {
   process.once('exit', () => children.forEach((c) => c.exitCode === null && c.kill('SIGTERM')));
   if (OWN_REDIS) {
     const port = await freePort();
-    const redis = spawn('taskset', ['-c', CLIENT_CPUS!, 'redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--lazyfree-lazy-expire', 'yes'], {
+    const redis = spawn('taskset', ['-c', REDIS_CPUS!, 'redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--lazyfree-lazy-expire', 'yes'], {
       stdio: 'ignore',
     });
     children.push(redis);
@@ -179,7 +181,7 @@ async function main() {
     await waitFor(() => ready(gatewayPort), 30_000, 'gateway ready').catch((error: Error) => {
       throw new Error(`${error.message}\n${gatewayServer.log()}`);
     });
-    const redisNote = OWN_REDIS ? `Redis: a redis-server of the bench's own, pinned to CPU ${CLIENT_CPUS} with the load generator. ` : `Redis: ${redisUrl}. `;
+    const redisNote = OWN_REDIS ? `Redis: a redis-server of the bench's own, pinned to CPU ${REDIS_CPUS}${REDIS_CPUS === CLIENT_CPUS ? ' with the load generator' : REDIS_CPUS === SERVER_CPUS ? ' with the servers' : ''}. ` : `Redis: ${redisUrl}. `;
 
     // The bare route answers exactly what the gateway answers for this request.
     const signedGet = () => ({ headers: { authorization: signRequest({ ...credential, method: 'GET', target: TARGET }).authorization } });
