@@ -9,6 +9,7 @@ import type { Msg, NatsConnection } from '@nats-io/nats-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BusNames, platformStreams } from '@meter/contracts';
 import { eventually, freePort, httpStatus, isolatedInfra, PlatformProcess, type IsolatedInfra } from '@meter/testing';
+import { authDataSource, call, login, newOrg, startAuth } from './auth-support';
 import { ringEntry, secretNeedles, secretsFor, vaultRequest } from './vault-fixtures';
 
 const ROOT = join(__dirname, '..');
@@ -121,6 +122,49 @@ describe.skipIf(!natsServer)('NATS permissions of deploy/base/nats/vault-permiss
     expect(await subscribeOutcome(await as('integration', { inboxPrefix: '_INBOX_integration' }), 'vault.internal.open')).toMatch(/Permissions Violation/);
     // Without its private inbox prefix a worker cannot even receive the answer.
     expect(await requestError(await as('integration'), 'vault.internal.open')).toMatch(/Permissions Violation for Subscription/);
+  });
+
+  it("keeps the vault's answers to auth on auth's own inbox prefix, which no other process may subscribe to", async () => {
+    const auth = await as('auth', { inboxPrefix: '_INBOX_auth' });
+    expect(await vaultRequest(auth, bus, 'list', { org_id: 'perm-org', actor: 'admin' })).toMatchObject({ ok: true, result: { entries: [{ type: 's3_identity' }] } });
+    expect(await subscribeOutcome(await as('gateway'), '_INBOX_auth.>')).toMatch(/Permissions Violation for Subscription/);
+    expect(await subscribeOutcome(await as('integration', { inboxPrefix: '_INBOX_integration' }), '_INBOX_auth.>')).toMatch(/Permissions Violation for Subscription/);
+    // The auth service itself, as deploy/ runs it (its user, its inbox prefix), gets the vault's answers.
+    const db = await authDataSource({ DATABASE_URL: infra.databaseUrl }, 'vault-permissions-test');
+    const service = await startAuth(infra, {
+      NATS_URL: url,
+      BUS_PREFIX: '',
+      NATS_USER: 'auth',
+      NATS_PASSWORD: PASSWORDS.AUTH_NATS_PASSWORD,
+      NATS_INBOX_PREFIX: '_INBOX_auth',
+    });
+    // Auth may watch its own prefix: the service's replies must arrive there.
+    const watcher = await as('auth');
+    const answersToAuth: string[] = [];
+    watcher.subscribe('_INBOX_auth.>', { callback: (_error: Error | null, message: Msg) => answersToAuth.push(message.subject) });
+    await watcher.flush();
+    try {
+      const admin = await newOrg(db, { fastHash: true });
+      const token = await login(service.base, admin.email, admin.password);
+      const stored = await call(service.base, 'PATCH', '/organization-vault', { token, body: { namespace: 'batch', type: 's3_identity', data: secrets.s3_identity } });
+      expect(stored.status, JSON.stringify(stored.body)).toBe(200);
+      const listed = await call(service.base, 'GET', '/organization-vault', { token });
+      expect(listed.status).toBe(200);
+      expect(JSON.stringify(listed.body)).toContain('s3_identity');
+      await watcher.flush();
+      expect(answersToAuth.length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await service.process.stop();
+      await db.destroy();
+    }
+    // A wildcard subscription by another process is filtered: it sees none of the answers.
+    const gateway = await as('gateway');
+    const seen: string[] = [];
+    gateway.subscribe('>', { callback: (_error: Error | null, message: Msg) => seen.push(message.subject) });
+    await gateway.flush();
+    expect(await vaultRequest(auth, bus, 'list', { org_id: 'perm-org', actor: 'admin' })).toMatchObject({ ok: true });
+    await gateway.flush();
+    expect(seen.filter((subject) => subject.startsWith('_INBOX_auth.'))).toEqual([]);
   });
 
   it('keeps every other process off the vault, even with a wildcard subscription', async () => {
