@@ -218,6 +218,11 @@ describe('consumption routes through NATS, ingest and the signed gateway', () =>
     const third = await json(orgA, `/meter/v1/devices?limit=3&next_page_token=${encodeURIComponent(second.next_page_token)}`);
     expect(third).toMatchObject({ rows: [{ id: 34, name: 'Device 34' }], has_more: false, next_page_token: null, next_cursor: null });
     expect((await json(orgA, '/meter/v1/devices')).rows).toHaveLength(7);
+    // Asked again, the page comes from the gateway's cache, as bytes: the same JSON, type and length.
+    const again = await get(orgA, '/meter/v1/devices?limit=3');
+    expect(again.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(again.headers['content-length'])).toBe(Buffer.byteLength(again.text));
+    expect(again.json()).toEqual(first);
 
     const foreign = await get(orgB, `/meter/v1/devices?next_page_token=${encodeURIComponent(first.next_page_token)}`);
     expect(foreign.status).toBe(400);

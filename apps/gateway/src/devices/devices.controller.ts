@@ -12,8 +12,12 @@ import { signPageToken, verifyPageToken } from './page-token';
 /** Contract 5: both list shapes of spec 2.2 in one object, ordered by id. */
 @Controller('meter/v1/devices')
 export class DevicesController {
-  /** The JSON of each page the read model's device cache holds, made once: a cached page is the same object until a change drops it. */
-  private readonly bodies = new WeakMap<DevicePage, string>();
+  /**
+   * The JSON of each page the read model's device cache holds, made and encoded once: a cached page is
+   * the same object until a change drops it. Bytes, not a string, so a response does not encode it
+   * again (UTF-8 encoding of the body was 3 % of the gateway's CPU in bench:gateway's profile).
+   */
+  private readonly bodies = new WeakMap<DevicePage, Buffer>();
 
   constructor(
     @Inject(ReadModel) private readonly readModel: ReadModel,
@@ -40,7 +44,7 @@ export class DevicesController {
     let body = this.bodies.get(page);
     if (body === undefined) {
       const last = page.devices[page.devices.length - 1];
-      body = deviceListBody(page, page.hasMore && last ? signPageToken(this.keys, caller.orgId, last.deviceId) : null);
+      body = Buffer.from(deviceListBody(page, page.hasMore && last ? signPageToken(this.keys, caller.orgId, last.deviceId) : null));
       this.bodies.set(page, body);
     }
     return body;
