@@ -139,7 +139,7 @@ describe('RedisRateLimiter', () => {
 
   it('fails every request of a batch when Redis refuses the call, so each can fall back', async () => {
     const limiter = new RedisRateLimiter(clients[1]);
-    // A key holding another type: the script's ZREMRANGEBYSCORE fails with WRONGTYPE.
+    // A key holding another type: the script's first ZCOUNT fails with WRONGTYPE.
     await clients[1].set('rl:{cred:e}', 'not a sorted set');
     const outcomes = await Promise.allSettled(Array.from({ length: 3 }, () => limiter.consume('rl:{cred:e}', 10, 60_000)));
     expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
