@@ -91,6 +91,49 @@ describe('RedisRateLimiter', () => {
     }
   });
 
+  it('holds the requests that arrive while a key\'s call is out and decides them together by the next call, in order', async () => {
+    const limiter = new RedisRateLimiter(clients[1]);
+    const client = clients[1] as unknown as { meterSlidingWindow: (...args: unknown[]) => Promise<[number, number, number]> };
+    const real = client.meterSlidingWindow.bind(client);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const batches: number[] = [];
+    // The real script on the real Redis, its first call held until the test has queued more requests.
+    const calls = vi.spyOn(client, 'meterSlidingWindow').mockImplementation(async (...args: unknown[]) => {
+      batches.push(args[3] as number);
+      if (batches.length === 1) await gate;
+      return real(...args);
+    });
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    try {
+      const first = limiter.consume('rl:{cred:f}', 3, 60_000);
+      await nextTurn();
+      expect(batches).toEqual([1]);
+      // Three requests in three later turns, while the first call is out: none sends a call of its own.
+      const later: Promise<unknown>[] = [];
+      for (let i = 0; i < 3; i++) {
+        later.push(limiter.consume('rl:{cred:f}', 3, 60_000));
+        await nextTurn();
+      }
+      // Another key is not held by this one's call.
+      expect(await limiter.consume('rl:{cred:g}', 3, 60_000)).toMatchObject({ allowed: true, remaining: 2 });
+      expect(batches).toEqual([1, 1]);
+      open();
+      expect(await first).toMatchObject({ allowed: true, remaining: 2 });
+      expect((await Promise.all(later)).map((d) => [(d as { allowed: boolean }).allowed, (d as { remaining: number }).remaining])).toEqual([
+        [true, 1],
+        [true, 0],
+        [false, 0],
+      ]);
+      expect(batches).toEqual([1, 1, 3]);
+      // Nothing out and nothing waiting: the next request is a call of its own again.
+      expect(await limiter.consume('rl:{cred:f}', 3, 60_000)).toMatchObject({ allowed: false });
+      expect(batches).toEqual([1, 1, 3, 1]);
+    } finally {
+      calls.mockRestore();
+    }
+  });
+
   /** Redis's own clock in ms, which the script reads. */
   async function redisNow(client: Redis): Promise<number> {
     const [seconds, micros] = await client.time();

@@ -13,28 +13,36 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
-interface Batch {
+/** The requests of one key (and limit) waiting for a script call, and whether one is out. */
+interface KeyQueue {
+  id: string;
   key: string;
   limit: number;
   windowMs: number;
   waiting: Waiting[];
+  inFlight: boolean;
+  scheduled: boolean;
 }
 
 /**
- * The shared limiter. The requests of one key that arrive in the same
- * event-loop turn are decided by one script call (`setImmediate` sends them
- * once the turn has read every ready socket): at saturation one Redis round
- * trip serves many requests, and a lone request waits for nothing but the
- * end of its turn. `defineCommand` sends EVALSHA and loads the script (EVAL)
- * only when Redis answers NOSCRIPT, i.e. once per server start. Keys go
- * through the client's keyPrefix like every other key.
+ * The shared limiter. Each key has at most one script call out at a time:
+ * the requests that arrive meanwhile wait for it and are decided together by
+ * the next call, sent as soon as the answer is in; a key with nothing out
+ * sends at the end of the event-loop turn (`setImmediate`, once the turn has
+ * read every ready socket). So a lone request waits for nothing but the end
+ * of its turn, and under load one round trip serves every request of a key
+ * that arrived during the previous one. Calls of one key never overlap, so
+ * their order is the order of arrival. `defineCommand` sends EVALSHA and
+ * loads the script (EVAL) only when Redis answers NOSCRIPT, i.e. once per
+ * server start. Keys go through the client's keyPrefix like every other key.
  */
 export class RedisRateLimiter implements RateLimiter {
   private readonly redis: WithSlidingWindow;
   private readonly instance = randomBytes(6).toString('hex');
   private sequence = 0;
-  private pending = new Map<string, Batch>();
-  private flushScheduled = false;
+  /** Keys with requests waiting or a call out; a key leaves when both are done. */
+  private readonly queues = new Map<string, KeyQueue>();
+  private due: KeyQueue[] = [];
 
   constructor(redis: Redis) {
     if (!('meterSlidingWindow' in redis)) {
@@ -46,24 +54,33 @@ export class RedisRateLimiter implements RateLimiter {
   consume(key: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
     return new Promise((resolve, reject) => {
       const id = `${limit}\u0000${windowMs}\u0000${key}`;
-      let batch = this.pending.get(id);
-      if (!batch) this.pending.set(id, (batch = { key, limit, windowMs, waiting: [] }));
-      batch.waiting.push({ resolve, reject });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(this.flush);
-      }
+      let queue = this.queues.get(id);
+      if (!queue) this.queues.set(id, (queue = { id, key, limit, windowMs, waiting: [], inFlight: false, scheduled: false }));
+      queue.waiting.push({ resolve, reject });
+      // With a call out, the answer sends this request's call.
+      if (!queue.inFlight) this.schedule(queue);
     });
   }
 
+  private schedule(queue: KeyQueue) {
+    if (queue.scheduled) return;
+    queue.scheduled = true;
+    if (this.due.push(queue) === 1) setImmediate(this.flush);
+  }
+
   private readonly flush = () => {
-    this.flushScheduled = false;
-    const batches = this.pending;
-    this.pending = new Map();
-    for (const batch of batches.values()) void this.decide(batch);
+    const due = this.due;
+    this.due = [];
+    for (const queue of due) {
+      queue.scheduled = false;
+      if (!queue.inFlight) void this.decide(queue);
+    }
   };
 
-  private async decide({ key, limit, windowMs, waiting }: Batch) {
+  private async decide(queue: KeyQueue) {
+    const { key, limit, windowMs, waiting } = queue;
+    queue.waiting = [];
+    queue.inFlight = true;
     // Unique per call across processes; the script numbers the batch's admissions after it.
     const member = `${this.instance}:${(this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER)}`;
     try {
@@ -72,6 +89,10 @@ export class RedisRateLimiter implements RateLimiter {
       for (let i = 0; i < waiting.length; i++) waiting[i].resolve(batchDecision(i, result, limit, windowMs));
     } catch (error) {
       for (const w of waiting) w.reject(error);
+    } finally {
+      queue.inFlight = false;
+      if (queue.waiting.length > 0) this.schedule(queue);
+      else this.queues.delete(queue.id);
     }
   }
 }
