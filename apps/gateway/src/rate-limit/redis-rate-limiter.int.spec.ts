@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type Redis from 'ioredis';
 import { createRedis } from '@meter/redis';
+import type { RateLimitDecision } from './rate-limit-decision';
 import { RedisRateLimiter } from './redis-rate-limiter';
 
 /** The sliding-window script against the real Redis: exact under concurrency from separate clients. */
@@ -110,7 +111,7 @@ describe('RedisRateLimiter', () => {
       await nextTurn();
       expect(batches).toEqual([1]);
       // Three requests in three later turns, while the first call is out: none sends a call of its own.
-      const later: Promise<unknown>[] = [];
+      const later: Promise<RateLimitDecision>[] = [];
       for (let i = 0; i < 3; i++) {
         later.push(limiter.consume('rl:{cred:f}', 3, 60_000));
         await nextTurn();
@@ -120,7 +121,7 @@ describe('RedisRateLimiter', () => {
       expect(batches).toEqual([1, 1]);
       open();
       expect(await first).toMatchObject({ allowed: true, remaining: 2 });
-      expect((await Promise.all(later)).map((d) => [(d as { allowed: boolean }).allowed, (d as { remaining: number }).remaining])).toEqual([
+      expect((await Promise.all(later)).map((d) => [d.allowed, d.remaining])).toEqual([
         [true, 1],
         [true, 0],
         [false, 0],
