@@ -24,7 +24,7 @@ export class LatencyRecord {
 
   /** p50 and p99 in ms, to the hundredth; NaN when nothing was recorded. */
   summary(): { p50: number; p99: number } {
-    const sorted = Array.from(this.times.subarray(0, this.count).sort());
+    const sorted = this.times.subarray(0, this.count).sort();
     return { p50: round(percentile(sorted, 50), 2), p99: round(percentile(sorted, 99), 2) };
   }
 }

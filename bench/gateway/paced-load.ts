@@ -1,5 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { HttpResponseReader } from './http-response-reader';
+import { percentile, round } from '../shared/processes';
 
 export interface PacedLoadOptions {
   port: number;
@@ -130,6 +131,6 @@ export async function pacedLoad(options: PacedLoadOptions): Promise<PacedLoadRes
   for (const conn of conns) conn.socket.destroy();
 
   const sorted = latencies.subarray(0, answered).sort();
-  const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] * 100) / 100;
-  return { offered: rate, answered: answered / elapsed, total, p50: at(0.5), p99: at(0.99), max: at(1), statuses, errors };
+  const at = (p: number) => round(percentile(sorted, p), 2);
+  return { offered: rate, answered: answered / elapsed, total, p50: at(50), p99: at(99), max: at(100), statuses, errors };
 }

@@ -65,13 +65,17 @@ function hasTaskset(): boolean {
   }
 }
 
+/** The server's CPU time per request in µs between two readings of its CPU seconds; undefined without both. */
+function cpuMicrosPerRequest(before: number | undefined, after: number | undefined, requests: number): number | undefined {
+  return before === undefined || after === undefined ? undefined : ((after - before) * 1e6) / requests;
+}
+
 /** Runs the load and also reports the server's CPU time per request, which other load on the machine disturbs less than req/s. */
 async function measure(label: string, port: number, path: string, server: ChildProcess, credential: { accessKey: string; secretKey: string }) {
   const before = processCpuSeconds(server.pid!);
   const run = await cannon(port, credential, DURATION, path);
   const after = processCpuSeconds(server.pid!);
-  const cpu = before === undefined || after === undefined ? undefined : ((after - before) * 1e6) / run.result.requests.total;
-  return measurement(label, run, cpu);
+  return measurement(label, run, cpuMicrosPerRequest(before, after, run.result.requests.total));
 }
 
 /**
@@ -93,7 +97,7 @@ async function measurePaced(label: string, port: number, server: ChildProcess, c
     p50: result.p50,
     p99: result.p99,
     errors: result.errors + Object.entries(result.statuses).reduce((n, [code, count]) => n + (code.startsWith('2') ? 0 : count), 0),
-    cpuMicrosPerRequest: before === undefined || after === undefined ? undefined : ((after - before) * 1e6) / result.total,
+    cpuMicrosPerRequest: cpuMicrosPerRequest(before, after, result.total),
     statuses: Object.entries(result.statuses).map(([code, count]) => `${count} × ${code}`).join(', ') + (result.errors ? `, ${result.errors} errors` : ''),
   };
 }

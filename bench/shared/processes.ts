@@ -44,7 +44,8 @@ export async function ready(port: number): Promise<boolean> {
   return response.status === 200;
 }
 
-export function percentile(sorted: readonly number[], p: number): number {
+/** The p-th percentile (nearest rank) of values sorted ascending: a plain array or a typed one. */
+export function percentile(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
