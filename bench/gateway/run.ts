@@ -10,7 +10,7 @@ import { formatKeyRing, generateKey, parseKeyRing, sodiumReady } from '@meter/cr
 import { signRequest } from '@meter/signing';
 import { migrateAll } from '../../scripts/migrate-all';
 import { processCpuSeconds } from '../shared/process-cpu';
-import { freePort, ready, startProcess, stopProcess, waitFor } from '../shared/processes';
+import { freePort, ready, round, startProcess, stopProcess, waitFor } from '../shared/processes';
 import { LatencyRecord } from './latency-record';
 import type { PacedLoadResult } from './paced-load';
 import { latencyTable, table, writeGatewayResults, type Measurement } from './report';
@@ -288,7 +288,10 @@ async function main() {
       `At ${CONNECTIONS} connections the gateway answered **${ratio.toFixed(2)}** of the bare route's throughput (target ≥ 0.60: ${ratio >= 0.6 ? 'met' : 'not met'}) ` +
         `with p99 **${gateway.p99} ms** (target ≤ 5 ms: ${gateway.p99 <= 5 ? 'met' : 'not met'}); p99 from every answer's own time, to the hundredth. ` +
         `In server CPU per request, bare / gateway: ${cpuRatio(gateway)}; bare / floor: ${cpuRatio(floor)} ` +
-        '(the floor is the required work without Nest, metrics, logging or request ids: see "Where the time goes").',
+        '(the floor is the required work without Nest, metrics, logging or request ids: see "Where the time goes"). ' +
+        `The bare route itself, which does no work, measured p99 ${bare.p99} ms${bare.p99 > 5 ? ' (over 5 ms itself)' : ''}. With ${CONNECTIONS} connections ` +
+        `always busy, the mean latency is ${CONNECTIONS} / throughput (Little's law): ${round((CONNECTIONS / bare.requestsPerSecond) * 1000, 2)} ms for the bare route, ` +
+        `${round((CONNECTIONS / (0.6 * bare.requestsPerSecond)) * 1000, 2)} ms for any target at 0.6 of its throughput.`,
       '',
       `**Latency at a fixed offered load** (${[...CURVE_SHARES, OFFERED_SHARE].map((x) => `${Math.round(x * 100)} %`).join(', ')} of the bare route's ` +
         `saturated throughput, the same load to each target over the same ${CONNECTIONS} connections, from an open-loop generator in a process of its own${CLIENT_CPUS ? ` on CPU ${CLIENT_CPUS}` : ''}, counted after ${WARMUP} s of the same load):`,

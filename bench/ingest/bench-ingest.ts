@@ -1,19 +1,23 @@
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
-import { execFile } from 'node:child_process';
+import { execFile, fork } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { loadConfig } from '@meter/config';
-import { BusNames } from '@meter/contracts';
+import { BusNames, platformStreams } from '@meter/contracts';
 import { formatKeyRing, generateKey, parseKeyRing, sodiumReady } from '@meter/crypto';
-import { connectNats } from '@meter/messaging';
+import { connectNats, ensureConsumer, ensureStream } from '@meter/messaging';
 import { PgArrayWriter, quoteIdentifier } from '@meter/persistence';
 import { simulatedMeter, simulatedReadings } from '@meter/readings';
 import { signRequest } from '@meter/signing';
 import { migrateAll } from '../../scripts/migrate-all';
 import { credentialCreatedEvent, publishAuthEvent } from '../../test/harness/credential-events';
 import { freePort, percentile, ready, round, startProcess, stopProcess, waitFor } from '../shared/processes';
-import { cpuBetween, cpuSnapshot } from '../shared/process-cpu';
+import { cpuBetween, cpuSnapshot, pidsNamed } from '../shared/process-cpu';
+import { readingsConsumer } from '../../apps/ingest/src/readings/readings-consumer';
+import { oneRowPerReadingBound } from './one-row-bound';
+import type { PipelineWorkerInput } from './pipeline-worker';
 import type { QueryWorkerInput, QueryWorkerResult } from './query-worker';
 
 /**
@@ -84,13 +88,61 @@ async function count(db: Client, org: string): Promise<number> {
  * 50 ms instead cost Postgres 0.15-0.24 s of CPU per run, taken from the ingest it measures.
  */
 async function whenQueryable(db: Client, jsm: JetStreamManager, bus: BusNames, org: string, total: number, published: Promise<unknown>) {
-  let publishing = true;
-  void published.finally(() => (publishing = false));
-  const drained = async () => {
-    const info = await jsm.consumers.info(bus.stream('READINGS'), bus.consumer('INGEST_READINGS'));
-    return info.num_pending === 0 && info.num_ack_pending === 0;
-  };
-  await waitFor(async () => !publishing && (await drained()) && (await count(db, org)) === total, 600_000, `${total} readings of ${org} queryable`, 10);
+  const publishing = settledFlag(published);
+  await waitFor(async () => publishing.settled && (await drained(jsm, bus)) && (await count(db, org)) === total, 600_000, `${total} readings of ${org} queryable`, 10);
+}
+
+/** Nothing pending and nothing awaiting an ack on the ingest's durable consumer of `bus`. */
+async function drained(jsm: JetStreamManager, bus: BusNames): Promise<boolean> {
+  const spec = readingsConsumer(bus, 0);
+  const info = await jsm.consumers.info(spec.stream, spec.durable);
+  return info.num_pending === 0 && info.num_ack_pending === 0;
+}
+
+function settledFlag(promise: Promise<unknown>): { settled: boolean } {
+  const flag = { settled: false };
+  void promise.finally(() => (flag.settled = true));
+  return flag;
+}
+
+/** CPU seconds of the benchmark's own process (publishing and polling) since `since`. */
+function ownCpuSeconds(since: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1e6;
+}
+
+/**
+ * Part 2b: the same messages on a bus prefix of their own, consumed by `pipeline-worker.ts` (the ingest's own
+ * consume, route and ack steps, no database). Measured from the first publish until the consumer has nothing
+ * pending: the rate, and the CPU seconds of the publisher (this process), the local nats-server and the worker.
+ */
+async function measurePipeline(js: JetStreamClient, jsm: JetStreamManager, natsUrl: string, bus: BusNames, messages: readonly Message[], settings: { batchMessages: number; maxAckPending: number }) {
+  const pipelineBus = new BusNames(`${bus.prefix}pipe`);
+  const stream = platformStreams(pipelineBus).readings;
+  await ensureStream(jsm, stream);
+  await ensureConsumer(jsm, readingsConsumer(pipelineBus, settings.maxAckPending));
+  const input: PipelineWorkerInput = { natsUrl, busPrefix: pipelineBus.prefix, ...settings };
+  const worker = fork(join(__dirname, 'pipeline-worker.js'), [JSON.stringify(input)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  try {
+    await new Promise((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('exit', (code) => reject(new Error(`pipeline worker exited (${code}) before it was ready`)));
+    });
+    const republished = messages.map((m) => ({ ...m, subject: pipelineBus.subject(bus.unprefixed(m.subject)) }));
+    const natsPids = pidsNamed('nats-server');
+    const cpu0 = { worker: cpuSnapshot([worker.pid!]), nats: cpuSnapshot(natsPids), publisher: process.cpuUsage() };
+    const t0 = performance.now();
+    const publishing = settledFlag(publishAll(js, republished));
+    await waitFor(async () => publishing.settled && (await drained(jsm, pipelineBus)), 600_000, 'the pipeline bench drained', 10);
+    const seconds = (performance.now() - t0) / 1000;
+    return {
+      rate: republished.reduce((n, m) => n + m.readings, 0) / seconds,
+      cpu: { publisher: ownCpuSeconds(cpu0.publisher), nats: natsPids.length ? cpuBetween(cpu0.nats, cpuSnapshot(natsPids)) : undefined, worker: cpuBetween(cpu0.worker, cpuSnapshot([worker.pid!])) },
+    };
+  } finally {
+    worker.kill();
+    await jsm.streams.delete(stream.name).catch(() => undefined);
+  }
 }
 
 async function main() {
@@ -157,7 +209,8 @@ async function main() {
       // CPU seconds of the ingest processes and of their Postgres connections: steadier than wall time on a shared machine.
       const ingestPids = [ingest, ...moreIngest].map((p) => p.child.pid!);
       const pollPid = [Number((await db.query('SELECT pg_backend_pid() AS pid')).rows[0].pid)];
-      const cpu0 = { node: cpuSnapshot(ingestPids), pg: cpuSnapshot(await backendPids(db, 'ingest')), poll: cpuSnapshot(pollPid) };
+      const natsPids = pidsNamed('nats-server');
+      const cpu0 = { node: cpuSnapshot(ingestPids), pg: cpuSnapshot(await backendPids(db, 'ingest')), poll: cpuSnapshot(pollPid), nats: cpuSnapshot(natsPids), publisher: process.cpuUsage() };
       const t0 = performance.now();
       const published = publishAll(js, tpMessages).then(() => performance.now() - t0);
       await whenQueryable(db, jsm, bus, 'bench_tp', tpTotal, published);
@@ -166,6 +219,8 @@ async function main() {
         node: cpuBetween(cpu0.node, cpuSnapshot(ingestPids)),
         pg: cpuBetween(cpu0.pg, cpuSnapshot(await backendPids(db, 'ingest'))),
         poll: cpuBetween(cpu0.poll, cpuSnapshot(pollPid)),
+        nats: natsPids.length ? cpuBetween(cpu0.nats, cpuSnapshot(natsPids)) : undefined,
+        publisher: ownCpuSeconds(cpu0.publisher),
       };
       const publishSeconds = (await published) / 1000;
       const ingestRate = tpTotal / tpSeconds;
@@ -233,6 +288,10 @@ async function main() {
       const [rawText, rawBinary] = [best('text'), best('binary')];
       for (const client of lanes.slice(1)) await client.end();
 
+      // 2b. The pipeline without Postgres: what the bus, the publisher and the ingest's own steps before the database
+      // cost, whatever the write design.
+      const pipeline = await measurePipeline(js, jsm, base.NATS_URL, bus, tpMessages, { batchMessages: base.INGEST_BATCH_MESSAGES, maxAckPending: base.INGEST_MAX_ACK_PENDING });
+
       // 3. Latency at a steady 5,000 readings/s (50 messages of 100 per second): publish to queryable, per message.
       const latMessages = messagesFor(bus, 'bench_lat', (LATENCY_RATE / PER_MESSAGE) * LATENCY_SECONDS, now - (PER_MESSAGE - 1) * H, now);
       const pendingMarkers = new Map<number, { sentAt: number; device: number; readAt: number }>();
@@ -276,7 +335,7 @@ async function main() {
       await poller;
       latencies.sort((a, b) => a - b);
       const publishAckTimes = (await Promise.all(publishAcks)).sort((a, b) => a - b);
-      return { tpTotal, tpSeconds, publishSeconds, ingestRate, rawText, rawBinary, rawBatchRows, lanes: lanes.length, ingestCpu, rawRows: rows.length, latencies, publishAckTimes };
+      return { tpTotal, tpSeconds, publishSeconds, ingestRate, rawText, rawBinary, rawBatchRows, lanes: lanes.length, ingestCpu, rawRows: rows.length, pipeline, latencies, publishAckTimes };
     }
 
     // 4. Gateway: history of one meter with 3 months of hourly readings, and a 100-meter bulk projection.
@@ -330,8 +389,12 @@ async function main() {
     say('|---|---|');
     say(`| ingest processes on the one durable consumer | ${replicas} |`);
     if (ingestParts) {
-      const { tpTotal, tpSeconds, publishSeconds, ingestRate, rawText, rawBinary, rawBatchRows, lanes, ingestCpu, rawRows, latencies, publishAckTimes } = ingestParts;
+      const { tpTotal, tpSeconds, publishSeconds, ingestRate, rawText, rawBinary, rawBatchRows, lanes, ingestCpu, rawRows, pipeline, latencies, publishAckTimes } = ingestParts;
       const perThousand = (seconds: number, n: number) => round((seconds * 1e6) / n, 2);
+      const orNone = (seconds: number | undefined, n: number) => (seconds === undefined ? 'n/a (no local nats-server)' : perThousand(seconds, n));
+      const raw = rawText.rate >= rawBinary.rate ? rawText : rawBinary;
+      const bound = (pgCpuPerRow: number) => oneRowPerReadingBound({ cpus: availableParallelism(), readings: tpTotal, pipelineCpu: pipeline.cpu, pgCpuPerRow, rawRate: raw.rate });
+      const [bareRows, readModelRows] = [bound(raw.pgCpu / rawRows), bound(ingestCpu.pg / tpTotal)];
       say(`| readings published (${THROUGHPUT_METERS} meters, ${PER_MESSAGE} per message), after a warm-up of ${WARMUP_METERS} other meters | ${tpTotal} |`);
       say(`| publish to all queryable | ${round(tpSeconds, 2)} s (publishing alone ${round(publishSeconds, 2)} s) |`);
       say(`| ingest rate, publish to queryable | ${Math.round(ingestRate)} readings/s |`);
@@ -339,7 +402,13 @@ async function main() {
       say(`| the same, arrays in binary form (as the ingest sends them) | ${Math.round(rawBinary.rate)} rows/s (ratio ${round(ingestRate / rawBinary.rate, 2)}) |`);
       say(`| ratio ingest / raw (the faster raw) | ${round(ingestRate / Math.max(rawText.rate, rawBinary.rate), 2)} |`);
       say(`| CPU per 1,000 readings: ingest (Node) / its Postgres connections / raw insert's Postgres, text / binary | ${perThousand(ingestCpu.node, tpTotal)} / ${perThousand(ingestCpu.pg, tpTotal)} / ${perThousand(rawText.pgCpu, rawRows)} / ${perThousand(rawBinary.pgCpu, rawRows)} ms |`);
+      say(`| CPU per 1,000 readings of the bus and the collector while the ingest ran: nats-server / publisher (the benchmark process, its polling included) | ${orNone(ingestCpu.nats, tpTotal)} / ${perThousand(ingestCpu.publisher, tpTotal)} ms |`);
       say(`| Postgres CPU of the benchmark's own polling while the ingest ran | ${round(ingestCpu.poll, 2)} s |`);
+      say(`| the pipeline without Postgres: the same messages published, then pulled, validated and acked by the ingest's own code (pipeline-worker.ts), no database | ${Math.round(pipeline.rate)} readings/s |`);
+      say(`| CPU per 1,000 readings there: publisher / nats-server / the ingest's steps before the database | ${perThousand(pipeline.cpu.publisher, tpTotal)} / ${orNone(pipeline.cpu.nats, tpTotal)} / ${perThousand(pipeline.cpu.worker, tpTotal)} ms |`);
+      say(`| highest rate one Postgres row per reading allows on these ${bareRows.cpus} CPUs, all busy: the pipeline's CPU plus the raw insert's Postgres CPU per row (the faster raw form), nothing else | ${Math.round(bareRows.rate)} readings/s (ratio ${round(bareRows.ratio, 2)}) |`);
+      say(`| the same with the ingest's own Postgres CPU per reading (the read model's rows as they are) | ${Math.round(readModelRows.rate)} readings/s (ratio ${round(readModelRows.ratio, 2)}) |`);
+      say(`| Postgres CPU per row, raw insert (the faster form) / ingest: the ratio where Postgres alone limits both (the bus and the collectors on other machines) | ${round(raw.pgCpu / rawRows / (ingestCpu.pg / tpTotal), 2)} |`);
       say(`| steady ${LATENCY_RATE} readings/s for ${LATENCY_SECONDS} s: publish to queryable p50 / p99 / max | ${round(percentile(latencies, 50))} / ${round(percentile(latencies, 99))} / ${round(latencies[latencies.length - 1])} ms (${latencies.length} messages) |`);
       say(`| of which JetStream acknowledging the publish (the message stored in the stream) p50 / p99 / max | ${round(percentile(publishAckTimes, 50))} / ${round(percentile(publishAckTimes, 99))} / ${round(publishAckTimes[publishAckTimes.length - 1])} ms |`);
     }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** Linux's clock ticks per second for /proc/<pid>/stat times (USER_HZ, 100 on every mainstream build). */
 const TICKS_PER_SECOND = 100;
@@ -34,4 +34,22 @@ export function cpuSnapshot(pids: Iterable<number>): Map<number, number> {
     if (seconds !== undefined) snapshot.set(pid, seconds);
   }
   return snapshot;
+}
+
+/** The pids of this machine's processes whose command name is `name` (e.g. the local `nats-server`); none without /proc. */
+export function pidsNamed(name: string): number[] {
+  try {
+    return readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === name;
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+  } catch {
+    return [];
+  }
 }
