@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { loadConfig } from '@meter/config';
-import { BusNames, platformStreams } from '@meter/contracts';
+import { BusNames, platformStreams, type ConsumerSpec } from '@meter/contracts';
 import { formatKeyRing, generateKey, parseKeyRing, sodiumReady } from '@meter/crypto';
 import { connectNats, ensureConsumer, ensureStream } from '@meter/messaging';
 import { PgArrayWriter, quoteIdentifier } from '@meter/persistence';
@@ -87,15 +87,14 @@ async function count(db: Client, org: string): Promise<number> {
  * say when to look; `count(*)` then confirms, and polling goes on until it agrees. Counting 200,000 rows every
  * 50 ms instead cost Postgres 0.15-0.24 s of CPU per run, taken from the ingest it measures.
  */
-async function whenQueryable(db: Client, jsm: JetStreamManager, bus: BusNames, org: string, total: number, published: Promise<unknown>) {
+async function whenQueryable(db: Client, jsm: JetStreamManager, consumer: ConsumerSpec, org: string, total: number, published: Promise<unknown>) {
   const publishing = settledFlag(published);
-  await waitFor(async () => publishing.settled && (await drained(jsm, bus)) && (await count(db, org)) === total, 600_000, `${total} readings of ${org} queryable`, 10);
+  await waitFor(async () => publishing.settled && (await drained(jsm, consumer)) && (await count(db, org)) === total, 600_000, `${total} readings of ${org} queryable`, 10);
 }
 
-/** Nothing pending and nothing awaiting an ack on the ingest's durable consumer of `bus`. */
-async function drained(jsm: JetStreamManager, bus: BusNames): Promise<boolean> {
-  const spec = readingsConsumer(bus, 0);
-  const info = await jsm.consumers.info(spec.stream, spec.durable);
+/** Nothing pending and nothing awaiting an ack on the durable consumer. */
+async function drained(jsm: JetStreamManager, consumer: ConsumerSpec): Promise<boolean> {
+  const info = await jsm.consumers.info(consumer.stream, consumer.durable);
   return info.num_pending === 0 && info.num_ack_pending === 0;
 }
 
@@ -119,21 +118,32 @@ function ownCpuSeconds(since: NodeJS.CpuUsage): number {
 async function measurePipeline(js: JetStreamClient, jsm: JetStreamManager, natsUrl: string, bus: BusNames, messages: readonly Message[], settings: { batchMessages: number; maxAckPending: number }) {
   const pipelineBus = new BusNames(`${bus.prefix}pipe`);
   const stream = platformStreams(pipelineBus).readings;
+  const consumer = readingsConsumer(pipelineBus, settings.maxAckPending);
   await ensureStream(jsm, stream);
-  await ensureConsumer(jsm, readingsConsumer(pipelineBus, settings.maxAckPending));
+  await ensureConsumer(jsm, consumer);
   const input: PipelineWorkerInput = { natsUrl, busPrefix: pipelineBus.prefix, ...settings };
   const worker = fork(join(__dirname, 'pipeline-worker.js'), [JSON.stringify(input)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // A worker that dies ends the measurement at once instead of leaving it to wait for a drain that never comes.
+  let exit: { code: number | null } | undefined;
+  worker.once('exit', (code) => (exit = { code }));
+  const failIfExited = () => {
+    if (exit) throw new Error(`the pipeline worker exited (${exit.code})`);
+  };
+  let published: Promise<void> | undefined;
   try {
-    await new Promise((resolve, reject) => {
+    await new Promise((resolve) => {
       worker.once('message', resolve);
-      worker.once('exit', (code) => reject(new Error(`pipeline worker exited (${code}) before it was ready`)));
+      worker.once('exit', resolve);
     });
+    failIfExited();
     const republished = messages.map((m) => ({ ...m, subject: pipelineBus.subject(bus.unprefixed(m.subject)) }));
     const natsPids = pidsNamed('nats-server');
     const cpu0 = { worker: cpuSnapshot([worker.pid!]), nats: cpuSnapshot(natsPids), publisher: process.cpuUsage() };
     const t0 = performance.now();
-    const publishing = settledFlag(publishAll(js, republished));
-    await waitFor(async () => publishing.settled && (await drained(jsm, pipelineBus)), 600_000, 'the pipeline bench drained', 10);
+    published = publishAll(js, republished);
+    const publishing = settledFlag(published);
+    await waitFor(async () => exit !== undefined || (publishing.settled && (await drained(jsm, consumer))), 600_000, 'the pipeline bench drained', 10);
+    failIfExited();
     const seconds = (performance.now() - t0) / 1000;
     return {
       rate: republished.reduce((n, m) => n + m.readings, 0) / seconds,
@@ -141,6 +151,7 @@ async function measurePipeline(js: JetStreamClient, jsm: JetStreamManager, natsU
     };
   } finally {
     worker.kill();
+    await published?.catch(() => undefined); // the stream goes only once nothing is still being published to it
     await jsm.streams.delete(stream.name).catch(() => undefined);
   }
 }
@@ -180,6 +191,8 @@ async function main() {
   // BENCH_GATEWAY_NODE_ARGS profiles the gateway the same way.
   const gateway = startProcess('apps/gateway/src/main.js', env, { nodeArgs: (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean) });
   const nc = await connectNats(base.NATS_URL, 'bench-ingest');
+  // The durable consumer the ingest processes share: drained means every message was committed and acked.
+  const ingestConsumer = readingsConsumer(bus, base.INGEST_MAX_ACK_PENDING);
   const js = jetstream(nc);
   const jsm = await jetstreamManager(nc);
   const db = new Client({ connectionString: databaseUrl });
@@ -202,7 +215,7 @@ async function main() {
       // (the process has compiled its hot code and sized its heap, as a running ingest has).
       if (WARMUP_METERS > 0) {
         const warmup = messagesFor(bus, 'bench_warmup', WARMUP_METERS, now - (THROUGHPUT_READINGS_PER_METER - 1) * H, now);
-        await whenQueryable(db, jsm, bus, 'bench_warmup', warmup.reduce((n, m) => n + m.readings, 0), publishAll(js, warmup));
+        await whenQueryable(db, jsm, ingestConsumer, 'bench_warmup', warmup.reduce((n, m) => n + m.readings, 0), publishAll(js, warmup));
       }
       const tpMessages = messagesFor(bus, 'bench_tp', THROUGHPUT_METERS, now - (THROUGHPUT_READINGS_PER_METER - 1) * H, now);
       const tpTotal = tpMessages.reduce((n, m) => n + m.readings, 0);
@@ -213,7 +226,7 @@ async function main() {
       const cpu0 = { node: cpuSnapshot(ingestPids), pg: cpuSnapshot(await backendPids(db, 'ingest')), poll: cpuSnapshot(pollPid), nats: cpuSnapshot(natsPids), publisher: process.cpuUsage() };
       const t0 = performance.now();
       const published = publishAll(js, tpMessages).then(() => performance.now() - t0);
-      await whenQueryable(db, jsm, bus, 'bench_tp', tpTotal, published);
+      await whenQueryable(db, jsm, ingestConsumer, 'bench_tp', tpTotal, published);
       const tpSeconds = (performance.now() - t0) / 1000;
       const ingestCpu = {
         node: cpuBetween(cpu0.node, cpuSnapshot(ingestPids)),
@@ -344,7 +357,7 @@ async function main() {
       const qMessages = messagesFor(bus, 'bench_q', QUERY_METERS, now - QUERY_DAYS * 24 * H, now);
       const qTotal = qMessages.reduce((n, m) => n + m.readings, 0);
       const q0 = performance.now();
-      await whenQueryable(db, jsm, bus, 'bench_q', qTotal, publishAll(js, qMessages));
+      await whenQueryable(db, jsm, ingestConsumer, 'bench_q', qTotal, publishAll(js, qMessages));
       const qRate = qTotal / ((performance.now() - q0) / 1000);
       const { event, credential } = credentialCreatedEvent(parseKeyRing(ringText), { orgId: 'bench_q', name: 'bench' });
       await publishAuthEvent(js, bus, event);
