@@ -291,7 +291,7 @@ async function main() {
         '(the floor is the required work without Nest, metrics, logging or request ids: see "Where the time goes"). ' +
         `The bare route itself, which does no work, measured p99 ${bare.p99} ms${bare.p99 > 5 ? ' (over 5 ms itself)' : ''}. With ${CONNECTIONS} connections ` +
         `always busy, the mean latency is ${CONNECTIONS} / throughput (Little's law): ${round((CONNECTIONS / bare.requestsPerSecond) * 1000, 2)} ms for the bare route, ` +
-        `${round((CONNECTIONS / (0.6 * bare.requestsPerSecond)) * 1000, 2)} ms for any target at 0.6 of its throughput.`,
+        `${round((CONNECTIONS / (OFFERED_SHARE * bare.requestsPerSecond)) * 1000, 2)} ms for any target at ${OFFERED_SHARE} of its throughput.`,
       '',
       `**Latency at a fixed offered load** (${[...CURVE_SHARES, OFFERED_SHARE].map((x) => `${Math.round(x * 100)} %`).join(', ')} of the bare route's ` +
         `saturated throughput, the same load to each target over the same ${CONNECTIONS} connections, from an open-loop generator in a process of its own${CLIENT_CPUS ? ` on CPU ${CLIENT_CPUS}` : ''}, counted after ${WARMUP} s of the same load):`,

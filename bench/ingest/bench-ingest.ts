@@ -104,12 +104,6 @@ function settledFlag(promise: Promise<unknown>): { settled: boolean } {
   return flag;
 }
 
-/** CPU seconds of the benchmark's own process (publishing and polling) since `since`. */
-function ownCpuSeconds(since: NodeJS.CpuUsage): number {
-  const used = process.cpuUsage(since);
-  return (used.user + used.system) / 1e6;
-}
-
 /**
  * Part 2b: the same messages on a bus prefix of their own, consumed by `pipeline-worker.ts` (the ingest's own
  * consume, route and ack steps, no database). Measured from the first publish until the consumer has nothing
@@ -138,7 +132,7 @@ async function measurePipeline(js: JetStreamClient, jsm: JetStreamManager, natsU
     failIfExited();
     const republished = messages.map((m) => ({ ...m, subject: pipelineBus.subject(bus.unprefixed(m.subject)) }));
     const natsPids = pidsNamed('nats-server');
-    const cpu0 = { worker: cpuSnapshot([worker.pid!]), nats: cpuSnapshot(natsPids), publisher: process.cpuUsage() };
+    const cpu0 = { worker: cpuSnapshot([worker.pid!]), nats: cpuSnapshot(natsPids), publisher: cpuSnapshot([process.pid]) };
     const t0 = performance.now();
     published = publishAll(js, republished);
     const publishing = settledFlag(published);
@@ -147,7 +141,7 @@ async function measurePipeline(js: JetStreamClient, jsm: JetStreamManager, natsU
     const seconds = (performance.now() - t0) / 1000;
     return {
       rate: republished.reduce((n, m) => n + m.readings, 0) / seconds,
-      cpu: { publisher: ownCpuSeconds(cpu0.publisher), nats: natsPids.length ? cpuBetween(cpu0.nats, cpuSnapshot(natsPids)) : undefined, worker: cpuBetween(cpu0.worker, cpuSnapshot([worker.pid!])) },
+      cpu: { publisher: cpuBetween(cpu0.publisher, cpuSnapshot([process.pid])), nats: natsPids.length ? cpuBetween(cpu0.nats, cpuSnapshot(natsPids)) : undefined, worker: cpuBetween(cpu0.worker, cpuSnapshot([worker.pid!])) },
     };
   } finally {
     worker.kill();
@@ -223,7 +217,7 @@ async function main() {
       const ingestPids = [ingest, ...moreIngest].map((p) => p.child.pid!);
       const pollPid = [Number((await db.query('SELECT pg_backend_pid() AS pid')).rows[0].pid)];
       const natsPids = pidsNamed('nats-server');
-      const cpu0 = { node: cpuSnapshot(ingestPids), pg: cpuSnapshot(await backendPids(db, 'ingest')), poll: cpuSnapshot(pollPid), nats: cpuSnapshot(natsPids), publisher: process.cpuUsage() };
+      const cpu0 = { node: cpuSnapshot(ingestPids), pg: cpuSnapshot(await backendPids(db, 'ingest')), poll: cpuSnapshot(pollPid), nats: cpuSnapshot(natsPids), publisher: cpuSnapshot([process.pid]) };
       const t0 = performance.now();
       const published = publishAll(js, tpMessages).then(() => performance.now() - t0);
       await whenQueryable(db, jsm, ingestConsumer, 'bench_tp', tpTotal, published);
@@ -233,7 +227,7 @@ async function main() {
         pg: cpuBetween(cpu0.pg, cpuSnapshot(await backendPids(db, 'ingest'))),
         poll: cpuBetween(cpu0.poll, cpuSnapshot(pollPid)),
         nats: natsPids.length ? cpuBetween(cpu0.nats, cpuSnapshot(natsPids)) : undefined,
-        publisher: ownCpuSeconds(cpu0.publisher),
+        publisher: cpuBetween(cpu0.publisher, cpuSnapshot([process.pid])),
       };
       const publishSeconds = (await published) / 1000;
       const ingestRate = tpTotal / tpSeconds;
@@ -413,7 +407,7 @@ async function main() {
       say(`| ingest rate, publish to queryable | ${Math.round(ingestRate)} readings/s |`);
       say(`| raw INSERT ... unnest of the same rows into a bare table (${rawBatchRows} rows per transaction, ${lanes} connections), arrays as text, faster of two runs | ${Math.round(rawText.rate)} rows/s (ratio ${round(ingestRate / rawText.rate, 2)}) |`);
       say(`| the same, arrays in binary form (as the ingest sends them) | ${Math.round(rawBinary.rate)} rows/s (ratio ${round(ingestRate / rawBinary.rate, 2)}) |`);
-      say(`| ratio ingest / raw (the faster raw) | ${round(ingestRate / Math.max(rawText.rate, rawBinary.rate), 2)} |`);
+      say(`| ratio ingest / raw (the faster raw) | ${round(ingestRate / raw.rate, 2)} |`);
       say(`| CPU per 1,000 readings: ingest (Node) / its Postgres connections / raw insert's Postgres, text / binary | ${perThousand(ingestCpu.node, tpTotal)} / ${perThousand(ingestCpu.pg, tpTotal)} / ${perThousand(rawText.pgCpu, rawRows)} / ${perThousand(rawBinary.pgCpu, rawRows)} ms |`);
       say(`| CPU per 1,000 readings of the bus and the collector while the ingest ran: nats-server / publisher (the benchmark process, its polling included) | ${orNone(ingestCpu.nats, tpTotal)} / ${perThousand(ingestCpu.publisher, tpTotal)} ms |`);
       say(`| Postgres CPU of the benchmark's own polling while the ingest ran | ${round(ingestCpu.poll, 2)} s |`);

@@ -1,7 +1,7 @@
 import { jetstream, type JsMsg } from '@nats-io/jetstream';
 import { BusNames } from '@meter/contracts';
 import { connectNats } from '@meter/messaging';
-import { readingsConsumer } from '../../apps/ingest/src/readings/readings-consumer';
+import { readingsConsumer, readingsPullWindow } from '../../apps/ingest/src/readings/readings-consumer';
 import { routeMessage } from '../../apps/ingest/src/readings/route-message';
 import { deviceOfSubject, takeBatch } from '../../apps/ingest/src/readings/take-batch';
 
@@ -28,9 +28,8 @@ async function main() {
   const consumer = await jetstream(nc).consumers.get(spec.stream, spec.durable);
   const queue: JsMsg[] = [];
   let wake: (() => void) | undefined;
-  // The same pull window as IngestWorker.
   await consumer.consume({
-    max_messages: Math.max(100, input.batchMessages * 2),
+    max_messages: readingsPullWindow(input.batchMessages),
     callback: (msg) => {
       queue.push(msg);
       wake?.();

@@ -4,7 +4,7 @@ import { APP_CONFIG, type AppConfig } from '@meter/config';
 import type { BusNames } from '@meter/contracts';
 import { BUS, JETSTREAM } from '@meter/messaging';
 import { BatchProcessor } from './batch-processor';
-import { readingsConsumer } from './readings-consumer';
+import { readingsConsumer, readingsPullWindow } from './readings-consumer';
 import { deviceOfSubject, takeBatch } from './take-batch';
 
 /**
@@ -34,7 +34,7 @@ export class IngestWorker implements OnApplicationBootstrap, BeforeApplicationSh
     const consumer = await this.js.consumers.get(spec.stream, spec.durable);
     this.running = true;
     this.messages = await consumer.consume({
-      max_messages: Math.max(100, this.config.INGEST_BATCH_MESSAGES * 2),
+      max_messages: readingsPullWindow(this.config.INGEST_BATCH_MESSAGES),
       callback: (msg) => {
         this.queue.push(msg);
         this.waiting.shift()?.();
