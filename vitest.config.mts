@@ -5,9 +5,10 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('.', import.meta.url));
 
 const alias = Object.fromEntries(
-  ['config', 'persistence', 'messaging', 'http', 'redis', 'signing', 'consumption', 'crypto', 'contracts', 'platform', 'readings'].map(
-    (lib) => [`@meter/${lib}`, resolve(root, `libs/${lib}/src`)],
-  ),
+  ['config', 'persistence', 'messaging', 'http', 'redis', 'signing', 'consumption', 'crypto', 'contracts', 'platform', 'readings'].map((lib) => [
+    `@meter/${lib}`,
+    resolve(root, `libs/${lib}/src`),
+  ]),
 );
 alias['@meter/testing'] = resolve(root, 'test/harness');
 

@@ -38,8 +38,14 @@ async function main() {
   const managementUrl = values['management-url'];
   const say = (line = '') => process.stdout.write(`${line}\n`);
 
-  for (const [name, url] of [['gateway', gatewayUrl], ['auth', managementUrl]] as const) {
-    const ready = await fetch(new URL('/readyz', url)).then((r) => r.ok, () => false);
+  for (const [name, url] of [
+    ['gateway', gatewayUrl],
+    ['auth', managementUrl],
+  ] as const) {
+    const ready = await fetch(new URL('/readyz', url)).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (!ready) throw new Error(`${name} is not ready at ${url}/readyz: start the platform first (npm start)`);
   }
 

@@ -140,10 +140,14 @@ describe('the real CLI with the built auth process', () => {
     const ring = parseKeyRing(await readFile(join(dataDir, 'keys', 'credential_keyring'), 'utf8'));
     expect(ring.map((k) => k.id)).toEqual(['k2', 'k1']);
     for (const credential of live) {
-      const event = await eventually(async () => {
-        const last = await sealedOnStream(credential.id);
-        return last?.type === 'credential.secret_resealed' ? last : false;
-      }, 5000, 'secret_resealed on the stream');
+      const event = await eventually(
+        async () => {
+          const last = await sealedOnStream(credential.id);
+          return last?.type === 'credential.secret_resealed' ? last : false;
+        },
+        5000,
+        'secret_resealed on the stream',
+      );
       expect(event.payload.sealed_secret.startsWith('v1.k2.')).toBe(true);
       expect(openText(ring, event.payload.sealed_secret, associatedData(credentialSecretAad(orgId, credential.id)))).toBe(credential.secret);
     }
@@ -160,10 +164,14 @@ describe('the real CLI with the built auth process', () => {
     expect(JSON.parse(result.stdout)).toEqual({ mode: 'environment', active_key: 'k3', resealed: 2, sealed_by_key: { k3: 2 } });
     const onlyNew = parseKeyRing(`k3:${k3}`);
     for (const credential of live) {
-      const event = await eventually(async () => {
-        const last = await sealedOnStream(credential.id);
-        return last?.payload.sealed_secret.startsWith('v1.k3.') ? last : false;
-      }, 5000, 'resealed under k3 on the stream');
+      const event = await eventually(
+        async () => {
+          const last = await sealedOnStream(credential.id);
+          return last?.payload.sealed_secret.startsWith('v1.k3.') ? last : false;
+        },
+        5000,
+        'resealed under k3 on the stream',
+      );
       expect(openText(onlyNew, event.payload.sealed_secret, associatedData(credentialSecretAad(orgId, credential.id)))).toBe(credential.secret);
     }
     const rerun = await cli(['keys', 'rotate-credentials'], env);

@@ -105,7 +105,13 @@ describe('API credentials on the built auth process', () => {
     const [row] = (await db.query(`SELECT payload FROM auth.events WHERE aggregate_id = $1 AND type = 'credential.created'`, [response.body.id])) as {
       payload: { sealed_secret: string };
     }[];
-    const ring = await loadKeyRing({ name: 'CREDENTIAL_KEYRING', envValue: undefined, production: false, dataDir: `.data/test-${infra.busPrefix}/keys`, log: { warn: () => undefined } });
+    const ring = await loadKeyRing({
+      name: 'CREDENTIAL_KEYRING',
+      envValue: undefined,
+      production: false,
+      dataDir: `.data/test-${infra.busPrefix}/keys`,
+      log: { warn: () => undefined },
+    });
     expect(openText(ring, row.payload.sealed_secret, associatedData(credentialSecretAad(orgA.orgId, response.body.id)))).toBe(response.body.secret_key);
     expect(() => openText(ring, row.payload.sealed_secret, associatedData(credentialSecretAad(orgA.orgId, 'cred_other')))).toThrow();
   });
@@ -139,7 +145,10 @@ describe('API credentials on the built auth process', () => {
       expect(response.status, JSON.stringify(body)).toBe(400);
       expect(response.headers.get('content-type')).toMatch(/application\/problem\+json/);
       expect(response.body.code).toBe('validation_failed');
-      expect(response.body.errors.map((e: { field: string }) => e.field), JSON.stringify(body)).toContain(field);
+      expect(
+        response.body.errors.map((e: { field: string }) => e.field),
+        JSON.stringify(body),
+      ).toContain(field);
     }
     const broken = await create('{"name": "x", ');
     expect(broken.status).toBe(400);
@@ -183,9 +192,14 @@ describe('API credentials on the built auth process', () => {
       (r) => r.version,
     );
     expect(versions).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    const [row] = (await db.query('SELECT version, allowed_cidrs FROM auth.credentials WHERE id = $1', [created.id])) as { version: number; allowed_cidrs: string[] }[];
+    const [row] = (await db.query('SELECT version, allowed_cidrs FROM auth.credentials WHERE id = $1', [created.id])) as {
+      version: number;
+      allowed_cidrs: string[];
+    }[];
     expect(row.version).toBe(9);
-    const [last] = (await db.query(`SELECT payload FROM auth.events WHERE aggregate_id = $1 AND version = 9`, [created.id])) as { payload: { allowed_cidrs: string[] } }[];
+    const [last] = (await db.query(`SELECT payload FROM auth.events WHERE aggregate_id = $1 AND version = 9`, [created.id])) as {
+      payload: { allowed_cidrs: string[] };
+    }[];
     expect(row.allowed_cidrs).toEqual(last.payload.allowed_cidrs);
   });
 
@@ -246,7 +260,11 @@ describe('API credentials on the built auth process', () => {
 
   it('keeps every secret out of the database, the event stream and the logs', async () => {
     expect(secrets.length).toBeGreaterThanOrEqual(4);
-    await eventually(async () => Number((await db.query('SELECT count(*) AS n FROM auth.events WHERE published_at IS NULL'))[0].n) === 0, 5000, 'all published');
+    await eventually(
+      async () => Number((await db.query('SELECT count(*) AS n FROM auth.events WHERE published_at IS NULL'))[0].n) === 0,
+      5000,
+      'all published',
+    );
     const dump = await databaseDump(db, infra.databaseUrl);
     const stream = await streamMessages(infra.natsUrl, platformStreams(infra.bus).authEvents.name);
     expect(stream.length).toBeGreaterThan(10);

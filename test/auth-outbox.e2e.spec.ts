@@ -44,7 +44,9 @@ describe('a crash between commit and publish loses no event', () => {
     const second = await startAuth(infra);
     try {
       await eventually(
-        async () => ((await db.query('SELECT published_at FROM auth.events WHERE event_id = $1', [event.event_id])) as { published_at: Date | null }[])[0].published_at !== null,
+        async () =>
+          ((await db.query('SELECT published_at FROM auth.events WHERE event_id = $1', [event.event_id])) as { published_at: Date | null }[])[0]
+            .published_at !== null,
         10_000,
         'event published after restart',
       );

@@ -11,7 +11,11 @@ describe('admin sessions on the built auth process', () => {
   let org: Awaited<ReturnType<typeof newOrg>>;
 
   beforeAll(async () => {
-    ({ infra, db, auth } = await startIsolatedAuth({ LOGIN_MAX_FAILURES_PER_EMAIL: '3', LOGIN_MAX_FAILURES_PER_ADDRESS: '8', LOGIN_THROTTLE_WINDOW_SECONDS: '60' }));
+    ({ infra, db, auth } = await startIsolatedAuth({
+      LOGIN_MAX_FAILURES_PER_EMAIL: '3',
+      LOGIN_MAX_FAILURES_PER_ADDRESS: '8',
+      LOGIN_THROTTLE_WINDOW_SECONDS: '60',
+    }));
     org = await newOrg(db);
   });
   afterAll(() => stopIsolatedAuth({ infra, db, auth }));
@@ -174,7 +178,11 @@ describe('login throttle under concurrency, and JSON-only bodies', () => {
   let auth: { process: PlatformProcess; base: string };
 
   beforeAll(async () => {
-    ({ infra, db, auth } = await startIsolatedAuth({ LOGIN_MAX_FAILURES_PER_EMAIL: '3', LOGIN_MAX_FAILURES_PER_ADDRESS: '100', LOGIN_THROTTLE_WINDOW_SECONDS: '60' }));
+    ({ infra, db, auth } = await startIsolatedAuth({
+      LOGIN_MAX_FAILURES_PER_EMAIL: '3',
+      LOGIN_MAX_FAILURES_PER_ADDRESS: '100',
+      LOGIN_THROTTLE_WINDOW_SECONDS: '60',
+    }));
   });
   afterAll(() => stopIsolatedAuth({ infra, db, auth }));
 

@@ -42,10 +42,15 @@ export async function startConsumptionStack(name: string, orgIds: readonly strin
     credentials,
     publish: (orgId, kind, deviceId, payload) => js.publish(infra.bus.subject(`meter.${kind}.${orgId}.${deviceId}`), JSON.stringify(payload)),
     async stored(readings, device) {
-      await eventually(async () => Number((await db.query('SELECT count(*) AS n FROM ingest.readings')).rows[0].n) === readings, 30_000, 'all readings ingested');
+      await eventually(
+        async () => Number((await db.query('SELECT count(*) AS n FROM ingest.readings')).rows[0].n) === readings,
+        30_000,
+        'all readings ingested',
+      );
       await eventually(
         async () =>
-          (await db.query('SELECT name FROM ingest.devices WHERE org_id = $1 AND device_id = $2', [device.orgId, device.deviceId])).rows[0]?.name === device.name,
+          (await db.query('SELECT name FROM ingest.devices WHERE org_id = $1 AND device_id = $2', [device.orgId, device.deviceId])).rows[0]?.name ===
+          device.name,
         10_000,
         `device ${device.deviceId} registered`,
       );

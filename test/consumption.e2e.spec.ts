@@ -50,7 +50,10 @@ describe('consumption routes through NATS, ingest and the signed gateway', () =>
     // Five more devices of org_a, one reading each, for paging.
     for (const id of [30, 31, 32, 33, 34]) await publish('org_a', 'readings', id, { read_at: iso(LAST), value: 1 });
     // org_b has its own device 50 only.
-    await publish('org_b', 'readings', 50, [{ read_at: iso(LAST - H), value: 1 }, { read_at: iso(LAST), value: 2 }]);
+    await publish('org_b', 'readings', 50, [
+      { read_at: iso(LAST - H), value: 1 },
+      { read_at: iso(LAST), value: 2 },
+    ]);
     await stack.stored(meter20.length + meter21.length + 5 + 2, { orgId: 'org_a', deviceId: 20, name: 'Main meter' });
   }, 120_000);
 
@@ -140,7 +143,12 @@ describe('consumption routes through NATS, ingest and the signed gateway', () =>
       expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
       expect((response.json().errors as Json[])[0].field).toBe(field);
     }
-    for (const target of ['/meter/v1/history?device_id=999&period=7D', '/meter/v1/history/3m?device_id=999', '/meter/v1/projection/999', '/meter/v1/projection?device_id=999']) {
+    for (const target of [
+      '/meter/v1/history?device_id=999&period=7D',
+      '/meter/v1/history/3m?device_id=999',
+      '/meter/v1/projection/999',
+      '/meter/v1/projection?device_id=999',
+    ]) {
       const response = await get(orgA, target);
       expect({ target, status: response.status, code: response.json().code }).toEqual({ target, status: 404, code: 'not_found' });
     }
@@ -238,12 +246,21 @@ describe('consumption routes through NATS, ingest and the signed gateway', () =>
     }
     const bulk = await json(orgB, '/meter/v1/projection/bulk?device_ids=20,50');
     expect(bulk.errors).toEqual([{ device_id: '20', code: 'NOT_FOUND', message: expect.any(String) }]);
-    const dashboard = await signedRequest(port, orgB, { method: 'POST', target: '/meter/v1/dashboard', body: JSON.stringify({ devices: [{ device_id: 20 }] }) });
+    const dashboard = await signedRequest(port, orgB, {
+      method: 'POST',
+      target: '/meter/v1/dashboard',
+      body: JSON.stringify({ devices: [{ device_id: 20 }] }),
+    });
     expect((dashboard.json() as Json).results).toEqual([{ device_id: 20, status: 'NOT_FOUND', panels: [] }]);
   });
 
   it('refuses malformed dashboard requests with 400', async () => {
-    for (const body of ['{}', '{"devices":[]}', '{"devices":[{"device_id":"20"}]}', JSON.stringify({ devices: Array.from({ length: 101 }, (_, i) => ({ device_id: i + 1 })) })]) {
+    for (const body of [
+      '{}',
+      '{"devices":[]}',
+      '{"devices":[{"device_id":"20"}]}',
+      JSON.stringify({ devices: Array.from({ length: 101 }, (_, i) => ({ device_id: i + 1 })) }),
+    ]) {
       const response = await signedRequest(port, orgA, { method: 'POST', target: '/meter/v1/dashboard', body });
       expect({ body: body.slice(0, 40), status: response.status }).toEqual({ body: body.slice(0, 40), status: 400 });
     }

@@ -45,9 +45,11 @@ describe('npm run demo against the platform as `npm start` runs it', () => {
     });
     platform = PlatformProcess.start('scripts/start.js', env);
     for (const service of SERVICES) {
-      await eventually(async () => (await httpStatus(`http://127.0.0.1:${ports[service]}/readyz`)) === 200, 40_000, `${service} ready`).catch((error: Error) => {
-        throw new Error(`${error.message}\n${platform.log()}`);
-      });
+      await eventually(async () => (await httpStatus(`http://127.0.0.1:${ports[service]}/readyz`)) === 200, 40_000, `${service} ready`).catch(
+        (error: Error) => {
+          throw new Error(`${error.message}\n${platform.log()}`);
+        },
+      );
     }
   });
 
@@ -57,11 +59,13 @@ describe('npm run demo against the platform as `npm start` runs it', () => {
   });
 
   it('exits 0 after publishing 100 days of hourly readings, printing a signed request and its 200 answer with a real projection', async () => {
-    demo = await run(process.execPath, [join(ROOT, 'dist', 'scripts', 'demo.js')], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 90_000 }).catch(
-      (error: { code?: number; stdout?: string; stderr?: string }) => {
-        throw new Error(`demo exited ${error.code}\n${error.stdout}\n${error.stderr}\n${platform.log()}`);
-      },
-    );
+    demo = await run(process.execPath, [join(ROOT, 'dist', 'scripts', 'demo.js')], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      timeout: 90_000,
+    }).catch((error: { code?: number; stdout?: string; stderr?: string }) => {
+      throw new Error(`demo exited ${error.code}\n${error.stdout}\n${error.stderr}\n${platform.log()}`);
+    });
     expect(demo.stdout).toMatch(/^Organization org_\S+, admin demo\+\S+@example\.com$/m);
     expect(demo.stdout).toMatch(/^API credential sk_live_\S+ \(meter:consumption:read\)$/m);
     // 3 meters, 100 days of hours and the reading at the start: 3 x 2401.
@@ -110,7 +114,11 @@ describe('npm run demo against the platform as `npm start` runs it', () => {
 
   it('prints an `npm run cli -- call` command that, pasted into a shell, gets the same answer', async () => {
     const command = printedCommand(demo.stdout, 'npm run cli -- call');
-    const { stdout, stderr } = await run('sh', ['-c', command], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }, timeout: 30_000 });
+    const { stdout, stderr } = await run('sh', ['-c', command], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+      timeout: 30_000,
+    });
     expect(stderr).toContain('HTTP 200');
     expect(JSON.parse(stdout.trimEnd().split('\n').at(-1)!)).toEqual(answer);
   });

@@ -4,8 +4,7 @@ import { cliCallCommand, curlCommand, shellQuote } from '../scripts/demo/shell';
 
 const sh = (command: string) => execFileSync('sh', ['-c', command], { encoding: 'utf8' });
 /** The words the shell makes of a printed command, after its first `skip` words. */
-const words = (command: string, skip: number) =>
-  sh(`set -- ${command}; shift ${skip}; for w in "$@"; do printf '%s\\n' "$w"; done`).trimEnd().split('\n');
+const words = (command: string, skip: number) => sh(`set -- ${command}; shift ${skip}; for w in "$@"; do printf '%s\\n' "$w"; done`).trimEnd().split('\n');
 
 describe('the printed curl command', () => {
   it('quotes words so the shell gives them back unchanged', () => {

@@ -43,7 +43,10 @@ describe('docker-compose.yml', () => {
     const known = new Set([...Object.keys(envSchema.shape), 'APP']);
     for (const name of ['migrate', ...Object.keys(APPS)]) {
       const env: Record<string, string> = compose.services[name].environment;
-      expect(Object.keys(env).filter((k) => !known.has(k)), name).toEqual([]);
+      expect(
+        Object.keys(env).filter((k) => !known.has(k)),
+        name,
+      ).toEqual([]);
       const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
       expect(parsed.success, `${name}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
       expect(parsed.data?.DATABASE_URL).toMatch(/@postgres:5432\/meter$/);

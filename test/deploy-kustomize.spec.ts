@@ -45,7 +45,18 @@ describe('strategicMerge', () => {
     );
     expect(merged).toEqual({
       spec: {
-        containers: [{ name: 'a', image: 'x', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }] }, { name: 'b' }, { name: 'c' }],
+        containers: [
+          {
+            name: 'a',
+            image: 'x',
+            env: [
+              { name: 'A', value: '1' },
+              { name: 'B', value: '2' },
+            ],
+          },
+          { name: 'b' },
+          { name: 'c' },
+        ],
         args: ['3'],
         keep: 1,
       },
@@ -53,7 +64,9 @@ describe('strategicMerge', () => {
   });
 
   it('removes a list element with $patch: delete, and replaces lists wholesale for custom resources', () => {
-    expect(strategicMerge({ containers: [{ name: 'a' }, { name: 'b' }] }, { containers: [{ name: 'a', $patch: 'delete' }] })).toEqual({ containers: [{ name: 'b' }] });
+    expect(strategicMerge({ containers: [{ name: 'a' }, { name: 'b' }] }, { containers: [{ name: 'a', $patch: 'delete' }] })).toEqual({
+      containers: [{ name: 'b' }],
+    });
     expect(strategicMerge({ containers: [{ name: 'a' }] }, { containers: [{ name: 'b' }] }, { lists: 'replace' })).toEqual({ containers: [{ name: 'b' }] });
   });
 });
@@ -106,7 +119,11 @@ spec:
     const [container, sidecar] = web.spec.template.spec.containers;
     expect(container.image).toBe('registry.example/web:2.0');
     expect(sidecar.image).toBe('busybox');
-    expect(container.env).toEqual([{ name: 'A', value: '1' }, { name: 'B', value: '3' }, { name: 'C', value: '4' }]);
+    expect(container.env).toEqual([
+      { name: 'A', value: '1' },
+      { name: 'B', value: '3' },
+      { name: 'C', value: '4' },
+    ]);
     expect(container.envFrom[0].configMapRef.name).toBe(config.metadata.name);
     expect(web.spec.template.spec.volumes[0].configMap.name).toBe(config.metadata.name);
   });
@@ -125,35 +142,55 @@ spec:
     expect(() => renderKustomization(tree({ 'kustomization.yaml': 'resources: []\nnamePrefix: x-\n' }))).toThrow(/does not implement namePrefix/);
     expect(() => renderKustomization(tree({ 'kustomization.yaml': 'resources: []\ncommonLabels: {a: b}\n' }))).toThrow(/does not implement commonLabels/);
     expect(() =>
-      renderKustomization(tree({ 'kustomization.yaml': 'resources: [web.yaml]\npatches: [{path: p.yaml}]\n', 'web.yaml': deployment, 'p.yaml': '- op: add\n  path: /spec/replicas\n  value: 2\n' })),
+      renderKustomization(
+        tree({
+          'kustomization.yaml': 'resources: [web.yaml]\npatches: [{path: p.yaml}]\n',
+          'web.yaml': deployment,
+          'p.yaml': '- op: add\n  path: /spec/replicas\n  value: 2\n',
+        }),
+      ),
     ).toThrow(/JSON 6902/);
   });
 
   it('refuses a patch that matches nothing, a duplicate object, a file outside the root and a generator collision', () => {
     expect(() =>
-      renderKustomization(tree({ 'kustomization.yaml': 'resources: [web.yaml]\npatches: [{path: p.yaml}]\n', 'web.yaml': deployment, 'p.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: api}\n' })),
+      renderKustomization(
+        tree({
+          'kustomization.yaml': 'resources: [web.yaml]\npatches: [{path: p.yaml}]\n',
+          'web.yaml': deployment,
+          'p.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: api}\n',
+        }),
+      ),
     ).toThrow(/matches 0 objects for Deployment\/api/);
-    expect(() => renderKustomization(tree({ 'kustomization.yaml': 'resources: [a.yaml, b.yaml]\n', 'a.yaml': deployment, 'b.yaml': deployment }))).toThrow(/Deployment\/web is defined twice/);
+    expect(() => renderKustomization(tree({ 'kustomization.yaml': 'resources: [a.yaml, b.yaml]\n', 'a.yaml': deployment, 'b.yaml': deployment }))).toThrow(
+      /Deployment\/web is defined twice/,
+    );
     const dir = tree({ 'inner/kustomization.yaml': 'resources: [../web.yaml]\n', 'web.yaml': deployment });
     expect(() => renderKustomization(join(dir, 'inner'))).toThrow(/outside the kustomization root/);
-    expect(() =>
-      renderKustomization(tree({ 'kustomization.yaml': 'configMapGenerator: [{name: s, literals: [A=1, A=2]}]\n' })),
-    ).toThrow(/key A is given twice/);
-    expect(() =>
-      renderKustomization(tree({ 'kustomization.yaml': 'configMapGenerator: [{name: s, behavior: merge, literals: [A=1]}]\n' })),
-    ).toThrow(/no base generates it/);
+    expect(() => renderKustomization(tree({ 'kustomization.yaml': 'configMapGenerator: [{name: s, literals: [A=1, A=2]}]\n' }))).toThrow(
+      /key A is given twice/,
+    );
+    expect(() => renderKustomization(tree({ 'kustomization.yaml': 'configMapGenerator: [{name: s, behavior: merge, literals: [A=1]}]\n' }))).toThrow(
+      /no base generates it/,
+    );
   });
 
   it('generates files under their base name and keeps cluster-scoped objects out of the namespace', () => {
     const objects = renderKustomization(
       tree({
-        'kustomization.yaml': 'namespace: n\nresources: [ns.yaml]\nconfigMapGenerator: [{name: conf, files: [etc/app.conf, other=etc/app.conf], options: {disableNameSuffixHash: true}}]\n',
+        'kustomization.yaml':
+          'namespace: n\nresources: [ns.yaml]\nconfigMapGenerator: [{name: conf, files: [etc/app.conf, other=etc/app.conf], options: {disableNameSuffixHash: true}}]\n',
         'etc/app.conf': 'include ./x.conf\n',
         'ns.yaml': 'apiVersion: v1\nkind: Namespace\nmetadata: {name: n}\n',
       }),
     ) as any[]; // eslint-disable-line @typescript-eslint/no-explicit-any
     expect(objects[0].metadata.namespace).toBeUndefined();
-    expect(objects[1]).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'conf', namespace: 'n' }, data: { 'app.conf': 'include ./x.conf\n', other: 'include ./x.conf\n' } });
+    expect(objects[1]).toEqual({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'conf', namespace: 'n' },
+      data: { 'app.conf': 'include ./x.conf\n', other: 'include ./x.conf\n' },
+    });
   });
 });
 

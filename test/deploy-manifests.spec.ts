@@ -31,10 +31,23 @@ describe.each(['base', 'dev', 'prod'] as const)('deploy/%s', (target) => {
   it('renders the platform and its backing services', () => {
     const kinds = new Set(objects.map((o) => `${o.kind}/${o.metadata.name.replace(/-[a-z0-9]{10}$/, '')}`));
     for (const expected of [
-      'Deployment/gateway', 'Deployment/auth', 'Deployment/vault', 'Deployment/ingest', 'Service/gateway', 'Service/auth',
-      'HorizontalPodAutoscaler/gateway', 'HorizontalPodAutoscaler/ingest', 'Ingress/meter', 'ConfigMap/meter-config',
-      'Job/migrate', 'StatefulSet/nats', 'ConfigMap/nats-config', 'Cluster/meter-postgres', 'Deployment/redis',
-      'NetworkPolicy/default-deny-ingress', 'PodDisruptionBudget/nats',
+      'Deployment/gateway',
+      'Deployment/auth',
+      'Deployment/vault',
+      'Deployment/ingest',
+      'Service/gateway',
+      'Service/auth',
+      'HorizontalPodAutoscaler/gateway',
+      'HorizontalPodAutoscaler/ingest',
+      'Ingress/meter',
+      'ConfigMap/meter-config',
+      'Job/migrate',
+      'StatefulSet/nats',
+      'ConfigMap/nats-config',
+      'Cluster/meter-postgres',
+      'Deployment/redis',
+      'NetworkPolicy/default-deny-ingress',
+      'PodDisruptionBudget/nats',
     ]) {
       expect(kinds, expected).toContain(expected);
     }
@@ -117,7 +130,9 @@ describe('the checks catch what they promise to', () => {
   }, 120_000);
 
   it('an unknown kind or apiVersion has no schema and fails', () => {
-    expect(() => validateAgainstSchema({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } })).toThrow(/unknown kind example\.com\/v1\/Widget/);
+    expect(() => validateAgainstSchema({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } })).toThrow(
+      /unknown kind example\.com\/v1\/Widget/,
+    );
     expect(() => validateAgainstSchema({ apiVersion: 'apps/v1beta1', kind: 'Deployment', metadata: { name: 'd' } })).toThrow(/unknown kind/);
   });
 
@@ -185,7 +200,10 @@ describe('the checks catch what they promise to', () => {
 
   it('a key ring in the wrong process, an unknown variable or a bad value fails', () => {
     const objects = copy(prod);
-    containerOf(objects, 'ingest').env.push({ name: 'VAULT_ROOT_KEYRING', valueFrom: { secretKeyRef: { name: 'meter-vault-root-keyring', key: 'VAULT_ROOT_KEYRING' } } });
+    containerOf(objects, 'ingest').env.push({
+      name: 'VAULT_ROOT_KEYRING',
+      valueFrom: { secretKeyRef: { name: 'meter-vault-root-keyring', key: 'VAULT_ROOT_KEYRING' } },
+    });
     containerOf(objects, 'gateway').env.push({ name: 'GATEWAY_PROT', value: '8080' });
     containerOf(objects, 'auth').env.push({ name: 'LOG_LEVEL', value: 'verbose' });
     const problems = environmentProblems(objects);
@@ -202,7 +220,10 @@ describe('the checks catch what they promise to', () => {
 
   it('HTTP to the vault beyond its metrics port, or from outside monitoring, fails', () => {
     const objects = copy(prod);
-    byId(objects, 'NetworkPolicy', 'vault').spec.ingress.push({ from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'auth' } } }], ports: [{ port: 8082 }] });
+    byId(objects, 'NetworkPolicy', 'vault').spec.ingress.push({
+      from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'auth' } } }],
+      ports: [{ port: 8082 }],
+    });
     expect(networkProblems(objects)).toEqual(['NetworkPolicy/vault lets something other than the monitoring namespace reach the vault']);
     const open = copy(prod);
     byId(open, 'NetworkPolicy', 'vault').spec.ingress[0].ports = [];
@@ -231,7 +252,7 @@ describe('the checks catch what they promise to', () => {
     ]);
   });
 
-  it('NATS without its users\' passwords, or a process logging in as no user or with another\'s password, fails', () => {
+  it("NATS without its users' passwords, or a process logging in as no user or with another's password, fails", () => {
     const objects = copy(prod);
     expect(natsUserProblems(objects)).toEqual([]);
     delete byId(objects, 'StatefulSet', 'nats').spec.template.spec.containers[0].envFrom;
@@ -247,7 +268,8 @@ describe('the checks catch what they promise to', () => {
   it('a literal password in the NATS configuration fails', () => {
     const objects = copy(prod);
     const config = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('nats-config-'));
-    config.data['vault-permissions.conf'] = 'authorization {\n  users: [\n    { user: vault, password: s3cret }\n    { user: auth, password: $AUTH_NATS_PASSWORD }\n  ]\n}\n';
+    config.data['vault-permissions.conf'] =
+      'authorization {\n  users: [\n    { user: vault, password: s3cret }\n    { user: auth, password: $AUTH_NATS_PASSWORD }\n  ]\n}\n';
     expect(natsProblems(objects)).toEqual([
       `ConfigMap/${config.metadata.name} vault-permissions.conf holds a literal credential; reference an environment variable ($NAME) or use nkeys`,
     ]);

@@ -44,7 +44,11 @@ describe('credentials from the auth service reach the gateway', () => {
     const credential = { accessKey: created.body.access_key as string, secretKey: created.body.secret_key as string };
     const from = (address: string) => ({ 'x-forwarded-for': address });
 
-    await eventually(async () => (await signedRequest(port, credential, { target: '/meter/v1/x', headers: from('203.0.113.1') })).status === 404, 5000, 'credential admitted');
+    await eventually(
+      async () => (await signedRequest(port, credential, { target: '/meter/v1/x', headers: from('203.0.113.1') })).status === 404,
+      5000,
+      'credential admitted',
+    );
 
     const fenced = await call(auth.base, 'PATCH', `/org-api-credentials/${created.body.id}`, { token, body: { allowed_cidrs: ['192.0.2.0/24'] } });
     expect(fenced.status).toBe(200);
@@ -69,7 +73,10 @@ describe('credentials from the auth service reach the gateway', () => {
   });
 
   it("reports a credential's last accepted request back to auth as last_used_at", async () => {
-    const created = await call(auth.base, 'POST', '/org-api-credentials', { token, body: { name: 'usage', type: 'secret', scopes: ['meter:consumption:read'] } });
+    const created = await call(auth.base, 'POST', '/org-api-credentials', {
+      token,
+      body: { name: 'usage', type: 'secret', scopes: ['meter:consumption:read'] },
+    });
     expect(created.status).toBe(201);
     const credential = { accessKey: created.body.access_key as string, secretKey: created.body.secret_key as string };
     const lastUsed = async () => {

@@ -100,6 +100,8 @@ describe('cli call honours Retry-After', () => {
     expect(seen).toHaveLength(2);
     expect(seen[1].at - seen[0].at).toBeGreaterThanOrEqual(1000);
     const second = parseAuthorization(seen[1].authorization);
-    expect(second.ok && verifySignature({ secretKey: 'k', method: 'GET', target: '/meter/v1/devices', timestamp: second.timestamp, signature: second.signature })).toBe(true);
+    expect(
+      second.ok && verifySignature({ secretKey: 'k', method: 'GET', target: '/meter/v1/devices', timestamp: second.timestamp, signature: second.signature }),
+    ).toBe(true);
   });
 });

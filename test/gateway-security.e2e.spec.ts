@@ -134,7 +134,12 @@ describe('gateway security against the real servers', () => {
     const post = sign({ secretKey: credential.secretKey, method: 'POST', target: '/meter/v1/dashboard-x', body, timestamp });
     const postAuth = authorizationHeader({ accessKey: credential.accessKey, signature: post.signature, timestamp });
     const postWith = (b: string) =>
-      rawRequest(port, { method: 'POST', target: '/meter/v1/dashboard-x', body: b, headers: { ...headers, authorization: postAuth, 'content-type': 'application/json' } });
+      rawRequest(port, {
+        method: 'POST',
+        target: '/meter/v1/dashboard-x',
+        body: b,
+        headers: { ...headers, authorization: postAuth, 'content-type': 'application/json' },
+      });
     expect((await postWith(body)).status).toBe(404);
     expectProblem(await postWith(JSON.stringify(JSON.parse(body))), 401, 'invalid_signature');
   });
@@ -221,17 +226,32 @@ describe('gateway security against the real servers', () => {
     const broken = await signedRequest(port, credential, { method: 'POST', target: '/meter/v1/dashboard', body: '{"devices":', headers });
     expectProblem(broken, 400, 'validation_failed');
     expect(broken.json().errors).toEqual([{ field: 'body', message: 'is not valid JSON' }]);
-    const unsigned = await rawRequest(port, { method: 'POST', target: '/meter/v1/dashboard', body: '{"devices":', headers: { ...headers, 'content-type': 'application/json' } });
+    const unsigned = await rawRequest(port, {
+      method: 'POST',
+      target: '/meter/v1/dashboard',
+      body: '{"devices":',
+      headers: { ...headers, 'content-type': 'application/json' },
+    });
     expectProblem(unsigned, 401, 'missing_authorization');
   });
 
-  it('a body over 64 KiB, refused before authentication, carries and spends the address\'s failure budget', async () => {
+  it("a body over 64 KiB, refused before authentication, carries and spends the address's failure budget", async () => {
     const headers = from(freshAddress());
-    const big = await rawRequest(port, { method: 'POST', target: '/meter/v1/dashboard', body: 'x'.repeat(70 * 1024), headers: { ...headers, 'content-type': 'application/json' } });
+    const big = await rawRequest(port, {
+      method: 'POST',
+      target: '/meter/v1/dashboard',
+      body: 'x'.repeat(70 * 1024),
+      headers: { ...headers, 'content-type': 'application/json' },
+    });
     expect(big.status).toBe(413);
     expect(big.headers['ratelimit-policy']).toBe(`"auth-failures";q=${AUTH_FAILURE_LIMIT};w=60`);
     expect(big.headers['ratelimit']).toBe(`"auth-failures";r=${AUTH_FAILURE_LIMIT - 1};t=60`);
-    const again = await rawRequest(port, { method: 'POST', target: '/meter/v1/dashboard', body: 'x'.repeat(70 * 1024), headers: { ...headers, 'content-type': 'application/json' } });
+    const again = await rawRequest(port, {
+      method: 'POST',
+      target: '/meter/v1/dashboard',
+      body: 'x'.repeat(70 * 1024),
+      headers: { ...headers, 'content-type': 'application/json' },
+    });
     expect(again.headers['ratelimit']).toBe(`"auth-failures";r=${AUTH_FAILURE_LIMIT - 2};t=60`);
     // The probes stay open and unmetered.
     expect((await rawRequest(port, { target: '/healthz', headers })).headers['ratelimit-policy']).toBeUndefined();
@@ -243,7 +263,12 @@ describe('gateway security against the real servers', () => {
       const unsigned = await rawRequest(port, { method: 'POST', target: '/meter/v1/dashboard', body: '{}', headers: { ...headers, 'content-type': type } });
       expectProblem(unsigned, 401, 'missing_authorization');
       expect(unsigned.headers['ratelimit-policy']).toContain('"auth-failures"');
-      const signed = await signedRequest(port, credential, { method: 'POST', target: '/meter/v1/dashboard', body: '{}', headers: { ...headers, 'content-type': type } });
+      const signed = await signedRequest(port, credential, {
+        method: 'POST',
+        target: '/meter/v1/dashboard',
+        body: '{}',
+        headers: { ...headers, 'content-type': type },
+      });
       expectProblem(signed, 415, 'unsupported_media_type');
       expect(signed.headers['ratelimit-policy']).toContain('"default"');
     }
@@ -255,7 +280,11 @@ describe('gateway security against the real servers', () => {
     // An attacker who only knows the access key: these are refused and counted against their address.
     const attacker = freshAddress();
     for (let i = 0; i < 10; i++) {
-      expectProblem(await signedRequest(port, { ...limited, secretKey: 'guess' }, { target: '/meter/v1/l', headers: from(attacker) }), 401, 'invalid_signature');
+      expectProblem(
+        await signedRequest(port, { ...limited, secretKey: 'guess' }, { target: '/meter/v1/l', headers: from(attacker) }),
+        401,
+        'invalid_signature',
+      );
     }
     const headers = from(freshAddress());
     const statuses: number[] = [];
@@ -297,7 +326,11 @@ describe('gateway security against the real servers', () => {
     const headers = from(freshAddress());
     const auth = (target: string, method = 'GET', body?: string) => {
       const timestamp = nowSeconds();
-      return authorizationHeader({ accessKey: credential.accessKey, timestamp, signature: sign({ secretKey: credential.secretKey, method, target, body, timestamp }).signature });
+      return authorizationHeader({
+        accessKey: credential.accessKey,
+        timestamp,
+        signature: sign({ secretKey: credential.secretKey, method, target, body, timestamp }).signature,
+      });
     };
     const cases: Array<{ method?: string; target: string; headers?: Record<string, string>; body?: Buffer | string }> = [
       { target: '/meter/v1/%zz' },
@@ -305,8 +338,18 @@ describe('gateway security against the real servers', () => {
       { target: '/meter/v1/devices', headers: { authorization: 'x'.repeat(4000) } },
       { target: '/meter/v1/devices', headers: { authorization: 'svc-hmac access_key=sk_live_a signature=public timestamp=99999999999999' } },
       { method: 'POST', target: '/meter/v1/dashboard', body: Buffer.from([0xff, 0xfe, 0x00]), headers: { 'content-type': 'application/json' } },
-      { method: 'POST', target: '/meter/v1/dashboard', body: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: auth('/meter/v1/dashboard', 'POST', 'a=1') } },
-      { method: 'POST', target: '/meter/v1/dashboard', body: '{"__proto__":{"x":1}}', headers: { 'content-type': 'application/json', authorization: auth('/meter/v1/dashboard', 'POST', '{"__proto__":{"x":1}}') } },
+      {
+        method: 'POST',
+        target: '/meter/v1/dashboard',
+        body: 'a=1',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: auth('/meter/v1/dashboard', 'POST', 'a=1') },
+      },
+      {
+        method: 'POST',
+        target: '/meter/v1/dashboard',
+        body: '{"__proto__":{"x":1}}',
+        headers: { 'content-type': 'application/json', authorization: auth('/meter/v1/dashboard', 'POST', '{"__proto__":{"x":1}}') },
+      },
       { method: 'POST', target: '/meter/v1/dashboard', body: 'x'.repeat(70 * 1024), headers: { 'content-type': 'application/json' } },
       { method: 'DELETE', target: '/meter/v1/devices/1', headers: { authorization: auth('/meter/v1/devices/1', 'DELETE') } },
       { method: 'OPTIONS', target: '/meter/v1/devices' },

@@ -77,7 +77,9 @@ describe('ingest survives kill -9 with 100k readings in flight', () => {
     expect(links.rows[0]).toEqual({ bad_links: '0', bad_deltas: '0', distinct_readings: String(summary.readings) });
 
     // Each meter's consumption is exactly what the simulation produced.
-    const totals = await db.query(`SELECT device_id::int AS id, sum(delta) AS total, count(*)::int AS n FROM ingest.readings GROUP BY device_id ORDER BY device_id`);
+    const totals = await db.query(
+      `SELECT device_id::int AS id, sum(delta) AS total, count(*)::int AS n FROM ingest.readings GROUP BY device_id ORDER BY device_id`,
+    );
     expect(totals.rows).toHaveLength(METERS);
     for (const row of totals.rows as { id: number; total: number; n: number }[]) {
       const readings = simulatedReadings(simulatedMeter(row.id, ZONE, 1), Date.parse(summary.from), Date.parse(summary.to), 3600_000);

@@ -38,7 +38,10 @@ describe('ingest while Postgres is unreachable', () => {
     const js = jetstream(nc);
     const readings: Reading[] = Array.from({ length: 60 }, (_, i) => ({ readAt: T0 + i * H, value: 10 + i * 0.125 }));
     const send = (from: number, to: number) =>
-      js.publish(infra.bus.subject('meter.readings.org_outage.1'), JSON.stringify(readings.slice(from, to).map((r) => ({ read_at: new Date(r.readAt).toISOString(), value: r.value }))));
+      js.publish(
+        infra.bus.subject('meter.readings.org_outage.1'),
+        JSON.stringify(readings.slice(from, to).map((r) => ({ read_at: new Date(r.readAt).toISOString(), value: r.value }))),
+      );
     const stored = async () => Number((await db.query(`SELECT count(*) AS n FROM ingest.readings WHERE org_id = 'org_outage'`)).rows[0].n);
 
     await send(0, 20);

@@ -32,7 +32,10 @@ describe('docs/openapi/gateway.json describes the running gateway', () => {
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     const response = await signedRequest(port, caller, { method, target, body, headers: options.zone ? { 'x-timezone': options.zone } : {} });
     const parsed = response.text ? JSON.parse(response.text) : undefined;
-    expect(api.responseProblems(method, path, { status: response.status, header: (name) => rawHeader(response, name), body: parsed }), `${method} ${target} -> ${response.status} ${response.text.slice(0, 300)}`).toEqual([]);
+    expect(
+      api.responseProblems(method, path, { status: response.status, header: (name) => rawHeader(response, name), body: parsed }),
+      `${method} ${target} -> ${response.status} ${response.text.slice(0, 300)}`,
+    ).toEqual([]);
     return { status: response.status, body: parsed };
   };
 
@@ -46,7 +49,8 @@ describe('docs/openapi/gateway.json describes the running gateway', () => {
     const readings = [];
     for (let t = Date.UTC(2026, 8, 25), v = 100; t <= Date.UTC(2026, 10, 21, 10); t += H, v += 0.25) {
       readings.push({ read_at: iso(t), value: v.toFixed(2), channel: 1 });
-      if (t >= Date.UTC(2026, 10, 10)) readings.push({ read_at: iso(t), value: t >= Date.UTC(2026, 10, 20) ? (t - Date.UTC(2026, 10, 20)) / H : 5000 + v, channel: 2 });
+      if (t >= Date.UTC(2026, 10, 10))
+        readings.push({ read_at: iso(t), value: t >= Date.UTC(2026, 10, 20) ? (t - Date.UTC(2026, 10, 20)) / H : 5000 + v, channel: 2 });
     }
     for (let i = 0; i < readings.length; i += 200) await publish('readings', 7, readings.slice(i, i + 200));
     // Devices 8 and 9: one reading each, never registered (so paging has more than one page).
@@ -107,7 +111,9 @@ describe('docs/openapi/gateway.json describes the running gateway', () => {
 
   it('documents the problems of authentication', async () => {
     const response = await signedRequest(port, { accessKey: caller.accessKey, secretKey: 'wrong' }, { target: '/meter/v1/devices' });
-    expect(api.responseProblems('GET', '/meter/v1/devices', { status: response.status, header: (name) => rawHeader(response, name), body: response.json() })).toEqual([]);
+    expect(
+      api.responseProblems('GET', '/meter/v1/devices', { status: response.status, header: (name) => rawHeader(response, name), body: response.json() }),
+    ).toEqual([]);
     expect(response.status).toBe(401);
   });
 

@@ -87,7 +87,14 @@ class ServedApp {}
   imports: [forwardRef(() => LoginModule)],
   controllers: [ItemsController],
   // As a real repository would connect, this one fails when created: the generator must never create it.
-  providers: [{ provide: ITEM_REPOSITORY, useFactory: () => { throw new Error('the generator created a provider'); } }],
+  providers: [
+    {
+      provide: ITEM_REPOSITORY,
+      useFactory: () => {
+        throw new Error('the generator created a provider');
+      },
+    },
+  ],
 })
 class ItemsModule {}
 

@@ -134,7 +134,10 @@ describe('start-up refuses what cannot work', () => {
         ['vault', 'VAULT_ROOT_KEYRING'],
         ['auth', 'CREDENTIAL_KEYRING'],
       ] as const) {
-        const process = PlatformProcess.start(`apps/${app}/src/main.js`, infra.env({ NODE_ENV: 'production', [`${app.toUpperCase()}_PORT`]: String(await freePort()) }));
+        const process = PlatformProcess.start(
+          `apps/${app}/src/main.js`,
+          infra.env({ NODE_ENV: 'production', [`${app.toUpperCase()}_PORT`]: String(await freePort()) }),
+        );
         const exit = await process.exited;
         expect(exit.code, process.log()).toBe(78);
         expect(process.output).toEqual([`invalid configuration: ${ring} is required in production`]);

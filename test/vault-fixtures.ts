@@ -26,7 +26,8 @@ export function secretNeedles(data: Record<string, string>): string[] {
 export async function vaultRequest(nc: NatsConnection, bus: BusNames, operation: VaultOperation, payload: unknown, timeout = 5000) {
   const reply = await nc.request(vaultSubject(bus, operation), JSON.stringify(payload), { timeout });
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return JSON.parse(reply.string()) as { ok: true; result: any } | { ok: false; error: { code: string; detail: string; errors?: { field: string; message: string }[] } };
+  return JSON.parse(reply.string()) as
+    { ok: true; result: any } | { ok: false; error: { code: string; detail: string; errors?: { field: string; message: string }[] } };
 }
 
 /** A 32-byte key ring entry in the VAULT_ROOT_KEYRING text format. */

@@ -156,7 +156,7 @@ describe('the management API vault routes, forwarded to the vault service', () =
 
     await startVault();
     expect((await call(auth.base, 'GET', '/organization-vault', { token: tokenA })).status).toBe(200);
-   }, 120_000); // stops and starts the vault
+  }, 120_000); // stops and starts the vault
 
   it('never writes a secret to the auth log', () => {
     for (const needle of Object.values(secrets).flatMap(secretNeedles)) expect(auth.process.log()).not.toContain(needle);

@@ -77,7 +77,11 @@ describe.skipIf(!natsServer)('NATS permissions of deploy/base/nats/vault-permiss
       `listen: 127.0.0.1:${port}\njetstream { store_dir: "${join(dir, 'js')}" }\nno_auth_user: vault\ninclude vault-permissions.conf\n`,
     );
     server = spawn(natsServer!, ['-c', join(dir, 'server.conf')], { env: { ...PASSWORDS }, stdio: 'ignore' });
-    await eventually(async () => Boolean(await connect({ servers: url, user: 'gateway', pass: PASSWORDS.GATEWAY_NATS_PASSWORD }).then((nc) => nc.close().then(() => true))), 10_000, 'nats-server up');
+    await eventually(
+      async () => Boolean(await connect({ servers: url, user: 'gateway', pass: PASSWORDS.GATEWAY_NATS_PASSWORD }).then((nc) => nc.close().then(() => true))),
+      10_000,
+      'nats-server up',
+    );
     const vaultPort = await freePort();
     vault = PlatformProcess.start(
       'apps/vault/src/main.js',
@@ -100,9 +104,16 @@ describe.skipIf(!natsServer)('NATS permissions of deploy/base/nats/vault-permiss
 
   it('lets the vault run under its own permissions: stream, subscriptions, replies and audit events', async () => {
     const auth = await as('auth');
-    const stored = await vaultRequest(auth, bus, 'upsert', { org_id: 'perm-org', actor: 'admin', entry: { namespace: 'batch', type: 's3_identity', data: secrets.s3_identity } });
+    const stored = await vaultRequest(auth, bus, 'upsert', {
+      org_id: 'perm-org',
+      actor: 'admin',
+      entry: { namespace: 'batch', type: 's3_identity', data: secrets.s3_identity },
+    });
     expect(stored).toMatchObject({ ok: true, result: { version: 1 } });
-    expect(await vaultRequest(auth, bus, 'list', { org_id: 'perm-org', actor: 'admin' })).toMatchObject({ ok: true, result: { entries: [{ type: 's3_identity' }] } });
+    expect(await vaultRequest(auth, bus, 'list', { org_id: 'perm-org', actor: 'admin' })).toMatchObject({
+      ok: true,
+      result: { entries: [{ type: 's3_identity' }] },
+    });
   });
 
   it('keeps auth to the management subjects: no subscribing to vault.>, no opening entries, no forged audit events', async () => {
@@ -126,9 +137,14 @@ describe.skipIf(!natsServer)('NATS permissions of deploy/base/nats/vault-permiss
 
   it("keeps the vault's answers to auth on auth's own inbox prefix, which no other process may subscribe to", async () => {
     const auth = await as('auth', { inboxPrefix: '_INBOX_auth' });
-    expect(await vaultRequest(auth, bus, 'list', { org_id: 'perm-org', actor: 'admin' })).toMatchObject({ ok: true, result: { entries: [{ type: 's3_identity' }] } });
+    expect(await vaultRequest(auth, bus, 'list', { org_id: 'perm-org', actor: 'admin' })).toMatchObject({
+      ok: true,
+      result: { entries: [{ type: 's3_identity' }] },
+    });
     expect(await subscribeOutcome(await as('gateway'), '_INBOX_auth.>')).toMatch(/Permissions Violation for Subscription/);
-    expect(await subscribeOutcome(await as('integration', { inboxPrefix: '_INBOX_integration' }), '_INBOX_auth.>')).toMatch(/Permissions Violation for Subscription/);
+    expect(await subscribeOutcome(await as('integration', { inboxPrefix: '_INBOX_integration' }), '_INBOX_auth.>')).toMatch(
+      /Permissions Violation for Subscription/,
+    );
     // The auth service itself, as deploy/ runs it (its user, its inbox prefix), gets the vault's answers.
     const db = await authDataSource({ DATABASE_URL: infra.databaseUrl }, 'vault-permissions-test');
     const service = await startAuth(infra, {
@@ -146,7 +162,10 @@ describe.skipIf(!natsServer)('NATS permissions of deploy/base/nats/vault-permiss
     try {
       const admin = await newOrg(db, { fastHash: true });
       const token = await login(service.base, admin.email, admin.password);
-      const stored = await call(service.base, 'PATCH', '/organization-vault', { token, body: { namespace: 'batch', type: 's3_identity', data: secrets.s3_identity } });
+      const stored = await call(service.base, 'PATCH', '/organization-vault', {
+        token,
+        body: { namespace: 'batch', type: 's3_identity', data: secrets.s3_identity },
+      });
       expect(stored.status, JSON.stringify(stored.body)).toBe(200);
       const listed = await call(service.base, 'GET', '/organization-vault', { token });
       expect(listed.status).toBe(200);
@@ -177,7 +196,11 @@ describe.skipIf(!natsServer)('NATS permissions of deploy/base/nats/vault-permiss
     // Auth as deploy/ runs it, on its own inbox prefix: its answers must not reach the snooper either.
     const auth = await as('auth', { inboxPrefix: '_INBOX_auth' });
     const worker = await as('integration', { inboxPrefix: '_INBOX_integration' });
-    await vaultRequest(auth, bus, 'upsert', { org_id: 'perm-org', actor: 'admin', entry: { namespace: 'batch', type: 'api_token_identity', data: secrets.api_token_identity } });
+    await vaultRequest(auth, bus, 'upsert', {
+      org_id: 'perm-org',
+      actor: 'admin',
+      entry: { namespace: 'batch', type: 'api_token_identity', data: secrets.api_token_identity },
+    });
     const opened = await vaultRequest(worker, bus, 'open', { org_id: 'perm-org', actor: 'worker-1', namespace: 'batch', type: 'api_token_identity' });
     expect(opened.ok).toBe(true);
     await snooper.flush();
@@ -189,7 +212,11 @@ describe.skipIf(!natsServer)('NATS permissions of deploy/base/nats/vault-permiss
   it('lets nobody but the vault purge, delete or change the audit stream', async () => {
     const stream = platformStreams(bus).vaultAudit.name;
     const auth = await as('auth');
-    await vaultRequest(auth, bus, 'upsert', { org_id: 'audit-org', actor: 'admin', entry: { namespace: 'a', type: 'api_token_identity', data: { token: 'audit-token-value' } } });
+    await vaultRequest(auth, bus, 'upsert', {
+      org_id: 'audit-org',
+      actor: 'admin',
+      entry: { namespace: 'a', type: 'api_token_identity', data: { token: 'audit-token-value' } },
+    });
     await eventually(async () => (await (await jetstreamManager(auth)).streams.info(stream)).state.messages > 0, 10_000, 'audit events relayed');
     for (const user of ['auth', 'gateway'] as const) {
       const jsm = await jetstreamManager(await as(user));

@@ -61,7 +61,8 @@ describe('rotating the vault root key ring', () => {
       }
     }
   };
-  const rootKeyIds = async () => (await db.query(`SELECT org_id, root_key_id FROM vault.data_keys ORDER BY org_id`)).rows as { org_id: string; root_key_id: string }[];
+  const rootKeyIds = async () =>
+    (await db.query(`SELECT org_id, root_key_id FROM vault.data_keys ORDER BY org_id`)).rows as { org_id: string; root_key_id: string }[];
 
   beforeAll(async () => {
     infra = await isolatedInfra();
@@ -112,7 +113,7 @@ describe('rotating the vault root key ring', () => {
     vault = undefined;
     const audit = await db.query(`SELECT payload FROM vault.audit_outbox WHERE payload->>'type' = 'data_key.rewrapped'`);
     expect(audit.rows.map((r) => r.payload.root_key_id)).toEqual(['k2', 'k2', 'k2']);
-   }, 180_000); // four vault starts
+  }, 180_000); // four vault starts
 
   it('with the development key file: makes a new key, re-wraps while the vault runs, then removes the old key', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'vault-rotation-'));
@@ -146,7 +147,7 @@ describe('rotating the vault root key ring', () => {
       vault = undefined;
       await rm(dataDir, { recursive: true, force: true });
     }
-   }, 180_000);
+  }, 180_000);
 
   it('refuses --remove-old when the ring comes from the environment', async () => {
     await expect(rotate(infra.env({ VAULT_ROOT_KEYRING: ringEntry('k1') }), '--remove-old')).rejects.toThrow(/remove the reported keys from the secret/);

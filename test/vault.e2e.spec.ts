@@ -75,7 +75,10 @@ describe('the vault service over NATS request/reply', () => {
     const other = await upsert('org-b', { namespace: 'archive', type: 'api_token_identity', data: { token: 'third-token-value' } });
     expect(other.ok && other.result.id).not.toBe(first.result.id);
     const opened = await call('open', { org_id: 'org-b', actor: 'worker', namespace: 'batch', type: 'api_token_identity' });
-    expect(opened).toEqual({ ok: true, result: { id: first.result.id, namespace: 'batch', type: 'api_token_identity', version: 2, data: { token: 'second-token-value' } } });
+    expect(opened).toEqual({
+      ok: true,
+      result: { id: first.result.id, namespace: 'batch', type: 'api_token_identity', version: 2, data: { token: 'second-token-value' } },
+    });
     const rows = await db.query(`SELECT count(*)::int AS n FROM vault.entries WHERE org_id = 'org-b'`);
     expect(rows.rows[0].n).toBe(2);
   });
@@ -135,7 +138,9 @@ describe('the vault service over NATS request/reply', () => {
     }
 
     it('wants end_point and connection_string as URLs, credentials_json as a JSON object', async () => {
-      expect(await fieldsOf({ namespace: 'batch', type: 's3_identity', data: { ...valid.s3_identity, end_point: 's3.amazonaws.com' } })).toEqual(['data.end_point']);
+      expect(await fieldsOf({ namespace: 'batch', type: 's3_identity', data: { ...valid.s3_identity, end_point: 's3.amazonaws.com' } })).toEqual([
+        'data.end_point',
+      ]);
       expect(await fieldsOf({ namespace: 'batch', type: 'azure_identity', data: { ...valid.azure_identity, connection_string: 'not a url' } })).toEqual([
         'data.connection_string',
       ]);
@@ -149,7 +154,9 @@ describe('the vault service over NATS request/reply', () => {
       });
       expect(sasUrl.ok).toBe(true);
       for (const credentials_json of ['[1]', 'null', '{"broken":', '"a string"']) {
-        expect(await fieldsOf({ namespace: 'batch', type: 'gcs_identity', data: { ...valid.gcs_identity, credentials_json } })).toEqual(['data.credentials_json']);
+        expect(await fieldsOf({ namespace: 'batch', type: 'gcs_identity', data: { ...valid.gcs_identity, credentials_json } })).toEqual([
+          'data.credentials_json',
+        ]);
       }
     });
 
@@ -193,7 +200,9 @@ describe('the vault service over NATS request/reply', () => {
     expect(dump).not.toContain(sealed.split('.')[3]);
     expect(await call('delete', { org_id: 'org-e', actor: 'admin-1', entry_id: created.result.id })).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect(await call('list', { org_id: 'org-e', actor: 'admin-1' })).toEqual({ ok: true, result: { entries: [] } });
-    const audit = await db.query(`SELECT payload FROM vault.audit_outbox WHERE payload->>'type' = 'entry.deleted' AND payload->>'entry_id' = $1`, [created.result.id]);
+    const audit = await db.query(`SELECT payload FROM vault.audit_outbox WHERE payload->>'type' = 'entry.deleted' AND payload->>'entry_id' = $1`, [
+      created.result.id,
+    ]);
     expect(audit.rows[0].payload).toMatchObject({ org_id: 'org-e', actor: 'admin-1', namespace: 'batch', entry_type: 'api_token_identity' });
   });
 
@@ -229,7 +238,10 @@ describe('the vault service over NATS request/reply', () => {
       const src = await upsert('org-x', { namespace: 'batch', type: 'api_token_identity', data: { token: 'org-x-secret-token' } });
       const dst = await upsert('org-y', { namespace: 'batch', type: 'api_token_identity', data: { token: 'org-y-secret-token' } });
       if (!src.ok || !dst.ok) throw new Error('upsert failed');
-      await db.query(`UPDATE vault.entries SET sealed_data = (SELECT sealed_data FROM vault.entries WHERE id = $1) WHERE id = $2`, [src.result.id, dst.result.id]);
+      await db.query(`UPDATE vault.entries SET sealed_data = (SELECT sealed_data FROM vault.entries WHERE id = $1) WHERE id = $2`, [
+        src.result.id,
+        dst.result.id,
+      ]);
       const moved = await call('open', { org_id: 'org-y', actor: 'w', namespace: 'batch', type: 'api_token_identity' });
       expect(moved).toMatchObject({ ok: false, error: { code: 'unreadable' } });
       // Even with org-x's wrapped data key copied over too, the wrap is bound to org-x.
@@ -336,4 +348,3 @@ function ofLength(name: string, length: number): string {
   if (name === 'credentials_json') return `{"k":"${'v'.repeat(length - 8)}"}`;
   return 'x'.repeat(length);
 }
-

@@ -32,7 +32,13 @@ async function main() {
       parsed.ok &&
       timestampWithinSkew(parsed.timestamp, Math.floor(Date.now() / 1000), DEFAULT_MAX_SKEW_SECONDS) &&
       parsed.accessKey === credential.accessKey &&
-      verifySignature({ secretKey: credential.secretKey, method: request.raw.method ?? 'GET', target: request.raw.url ?? '/', timestamp: parsed.timestamp, signature: parsed.signature });
+      verifySignature({
+        secretKey: credential.secretKey,
+        method: request.raw.method ?? 'GET',
+        target: request.raw.url ?? '/',
+        timestamp: parsed.timestamp,
+        signature: parsed.signature,
+      });
     if (!valid) return reply.code(401).send();
     const decision = await limiter.consume(credentialLimitKey(credential.credentialId), limit, WINDOW_MS);
     void reply.headers(rateLimitHeaders('default', decision));
@@ -40,7 +46,14 @@ async function main() {
   });
   app.get('/meter/v1/devices', async (_request, reply) => reply.type(contentType).send(body));
   await app.listen({ port, host: '127.0.0.1' });
-  process.once('SIGTERM', () => void app.close().then(() => redis.quit()).then(() => process.exit(0)));
+  process.once(
+    'SIGTERM',
+    () =>
+      void app
+        .close()
+        .then(() => redis.quit())
+        .then(() => process.exit(0)),
+  );
 }
 
 void main();

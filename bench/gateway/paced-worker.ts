@@ -22,7 +22,8 @@ async function main() {
   const { port, target, credential } = input;
   const result = await pacedLoad({
     ...input,
-    request: () => `GET ${target} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\nauthorization: ${signRequest({ ...credential, method: 'GET', target }).authorization}\r\n\r\n`,
+    request: () =>
+      `GET ${target} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\nauthorization: ${signRequest({ ...credential, method: 'GET', target }).authorization}\r\n\r\n`,
   });
   process.stdout.write(JSON.stringify(result));
 }

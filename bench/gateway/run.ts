@@ -49,10 +49,7 @@ const REDIS_CPUS = process.env.BENCH_REDIS_CPUS ?? CLIENT_CPUS;
 /** The target's share of the bare route's throughput; the latency phase offers it to both targets. */
 const OFFERED_SHARE = 0.6;
 /** Lower offered loads measured too, for the latency curve (BENCH_CURVE_SHARES, comma-separated; empty for none). */
-const CURVE_SHARES = (process.env.BENCH_CURVE_SHARES ?? '0.2,0.4')
-  .split(',')
-  .filter(Boolean)
-  .map(Number);
+const CURVE_SHARES = (process.env.BENCH_CURVE_SHARES ?? '0.2,0.4').split(',').filter(Boolean).map(Number);
 /** Devices of the bench organization, so the answer is a real page (both list shapes). */
 const DEVICES = 20;
 
@@ -98,7 +95,10 @@ async function measurePaced(label: string, port: number, server: ChildProcess, c
     p99: result.p99,
     errors: result.errors + Object.entries(result.statuses).reduce((n, [code, count]) => n + (code.startsWith('2') ? 0 : count), 0),
     cpuMicrosPerRequest: cpuMicrosPerRequest(before, after, result.total),
-    statuses: Object.entries(result.statuses).map(([code, count]) => `${count} × ${code}`).join(', ') + (result.errors ? `, ${result.errors} errors` : ''),
+    statuses:
+      Object.entries(result.statuses)
+        .map(([code, count]) => `${count} × ${code}`)
+        .join(', ') + (result.errors ? `, ${result.errors} errors` : ''),
   };
 }
 
@@ -125,7 +125,9 @@ async function cannon(port: number, credential: { accessKey: string; secretKey: 
     ],
   };
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon(options, (error: unknown, done: autocannon.Result) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(done)));
+    const instance = autocannon(options, (error: unknown, done: autocannon.Result) =>
+      error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(done),
+    );
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
       if (statusCode >= 200 && statusCode < 300) latencies.add(responseTime);
     });
@@ -168,9 +170,13 @@ async function main() {
   process.once('exit', () => children.forEach((c) => c.exitCode === null && c.kill('SIGTERM')));
   if (OWN_REDIS) {
     const port = await freePort();
-    const redis = spawn('taskset', ['-c', REDIS_CPUS!, 'redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--lazyfree-lazy-expire', 'yes'], {
-      stdio: 'ignore',
-    });
+    const redis = spawn(
+      'taskset',
+      ['-c', REDIS_CPUS!, 'redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--lazyfree-lazy-expire', 'yes'],
+      {
+        stdio: 'ignore',
+      },
+    );
     children.push(redis);
     redisUrl = `redis://127.0.0.1:${port}`;
   }
@@ -197,7 +203,9 @@ async function main() {
     await waitFor(() => ready(gatewayPort), 30_000, 'gateway ready').catch((error: Error) => {
       throw new Error(`${error.message}\n${gatewayServer.log()}`);
     });
-    const redisNote = OWN_REDIS ? `Redis: a redis-server of the bench's own, pinned to CPU ${REDIS_CPUS}${REDIS_CPUS === CLIENT_CPUS ? ' with the load generator' : REDIS_CPUS === SERVER_CPUS ? ' with the servers' : ''}. ` : `Redis: ${redisUrl}. `;
+    const redisNote = OWN_REDIS
+      ? `Redis: a redis-server of the bench's own, pinned to CPU ${REDIS_CPUS}${REDIS_CPUS === CLIENT_CPUS ? ' with the load generator' : REDIS_CPUS === SERVER_CPUS ? ' with the servers' : ''}. `
+      : `Redis: ${redisUrl}. `;
 
     // The bare route answers exactly what the gateway answers for this request.
     const signedGet = () => ({ headers: { authorization: signRequest({ ...credential, method: 'GET', target: TARGET }).authorization } });

@@ -89,7 +89,12 @@ async function count(db: Client, org: string): Promise<number> {
  */
 async function whenQueryable(db: Client, jsm: JetStreamManager, consumer: ConsumerSpec, org: string, total: number, published: Promise<unknown>) {
   const publishing = settledFlag(published);
-  await waitFor(async () => publishing.settled && (await drained(jsm, consumer)) && (await count(db, org)) === total, 600_000, `${total} readings of ${org} queryable`, 10);
+  await waitFor(
+    async () => publishing.settled && (await drained(jsm, consumer)) && (await count(db, org)) === total,
+    600_000,
+    `${total} readings of ${org} queryable`,
+    10,
+  );
 }
 
 /** Nothing pending and nothing awaiting an ack on the durable consumer. */
@@ -109,7 +114,14 @@ function settledFlag(promise: Promise<unknown>): { settled: boolean } {
  * consume, route and ack steps, no database). Measured from the first publish until the consumer has nothing
  * pending: the rate, and the CPU seconds of the publisher (this process), the local nats-server and the worker.
  */
-async function measurePipeline(js: JetStreamClient, jsm: JetStreamManager, natsUrl: string, bus: BusNames, messages: readonly Message[], settings: { batchMessages: number; maxAckPending: number }) {
+async function measurePipeline(
+  js: JetStreamClient,
+  jsm: JetStreamManager,
+  natsUrl: string,
+  bus: BusNames,
+  messages: readonly Message[],
+  settings: { batchMessages: number; maxAckPending: number },
+) {
   const pipelineBus = new BusNames(`${bus.prefix}pipe`);
   const stream = platformStreams(pipelineBus).readings;
   const consumer = readingsConsumer(pipelineBus, settings.maxAckPending);
@@ -141,7 +153,11 @@ async function measurePipeline(js: JetStreamClient, jsm: JetStreamManager, natsU
     const seconds = (performance.now() - t0) / 1000;
     return {
       rate: republished.reduce((n, m) => n + m.readings, 0) / seconds,
-      cpu: { publisher: cpuBetween(cpu0.publisher, cpuSnapshot([process.pid])), nats: natsPids.length ? cpuBetween(cpu0.nats, cpuSnapshot(natsPids)) : undefined, worker: cpuBetween(cpu0.worker, cpuSnapshot([worker.pid!])) },
+      cpu: {
+        publisher: cpuBetween(cpu0.publisher, cpuSnapshot([process.pid])),
+        nats: natsPids.length ? cpuBetween(cpu0.nats, cpuSnapshot(natsPids)) : undefined,
+        worker: cpuBetween(cpu0.worker, cpuSnapshot([worker.pid!])),
+      },
     };
   } finally {
     worker.kill();
@@ -196,7 +212,11 @@ async function main() {
     report.push(line);
   };
   try {
-    await waitFor(async () => (await ready(ingestPort)) && (await ready(gatewayPort)) && (await Promise.all(extraPorts.map(ready))).every(Boolean), 60_000, 'ingest and gateway ready').catch((e: Error) => {
+    await waitFor(
+      async () => (await ready(ingestPort)) && (await ready(gatewayPort)) && (await Promise.all(extraPorts.map(ready))).every(Boolean),
+      60_000,
+      'ingest and gateway ready',
+    ).catch((e: Error) => {
       throw new Error(`${e.message}\n${ingest.log()}\n${gateway.log()}`);
     });
     await db.connect();
@@ -209,7 +229,14 @@ async function main() {
       // (the process has compiled its hot code and sized its heap, as a running ingest has).
       if (WARMUP_METERS > 0) {
         const warmup = messagesFor(bus, 'bench_warmup', WARMUP_METERS, now - (THROUGHPUT_READINGS_PER_METER - 1) * H, now);
-        await whenQueryable(db, jsm, ingestConsumer, 'bench_warmup', warmup.reduce((n, m) => n + m.readings, 0), publishAll(js, warmup));
+        await whenQueryable(
+          db,
+          jsm,
+          ingestConsumer,
+          'bench_warmup',
+          warmup.reduce((n, m) => n + m.readings, 0),
+          publishAll(js, warmup),
+        );
       }
       const tpMessages = messagesFor(bus, 'bench_tp', THROUGHPUT_METERS, now - (THROUGHPUT_READINGS_PER_METER - 1) * H, now);
       const tpTotal = tpMessages.reduce((n, m) => n + m.readings, 0);
@@ -217,7 +244,13 @@ async function main() {
       const ingestPids = [ingest, ...moreIngest].map((p) => p.child.pid!);
       const pollPid = [Number((await db.query('SELECT pg_backend_pid() AS pid')).rows[0].pid)];
       const natsPids = pidsNamed('nats-server');
-      const cpu0 = { node: cpuSnapshot(ingestPids), pg: cpuSnapshot(await backendPids(db, 'ingest')), poll: cpuSnapshot(pollPid), nats: cpuSnapshot(natsPids), publisher: cpuSnapshot([process.pid]) };
+      const cpu0 = {
+        node: cpuSnapshot(ingestPids),
+        pg: cpuSnapshot(await backendPids(db, 'ingest')),
+        poll: cpuSnapshot(pollPid),
+        nats: cpuSnapshot(natsPids),
+        publisher: cpuSnapshot([process.pid]),
+      };
       const t0 = performance.now();
       const published = publishAll(js, tpMessages).then(() => performance.now() - t0);
       await whenQueryable(db, jsm, ingestConsumer, 'bench_tp', tpTotal, published);
@@ -236,16 +269,29 @@ async function main() {
       // (INGEST_BATCH_MESSAGES x 100 rows) on as many connections as it writes with (INGEST_CONCURRENCY). The
       // parameters are built before the clock starts, so this measures Postgres alone, in two forms: arrays as text
       // (`{...}` literals) and arrays in Postgres's binary form, as the ingest sends its own (PgArrayWriter).
-      const rows = tpMessages.flatMap((m) => (JSON.parse(m.data) as { read_at: string; value: string }[]).map((r) => ({ device: m.device, readAt: Date.parse(r.read_at), value: Number(r.value) })));
+      const rows = tpMessages.flatMap((m) =>
+        (JSON.parse(m.data) as { read_at: string; value: string }[]).map((r) => ({ device: m.device, readAt: Date.parse(r.read_at), value: Number(r.value) })),
+      );
       const rawBatchRows = base.INGEST_BATCH_MESSAGES * PER_MESSAGE;
-      const lanes = [db, ...(await Promise.all(Array.from({ length: base.INGEST_CONCURRENCY - 1 }, async () => {
-        const client = new Client({ connectionString: databaseUrl });
-        await client.connect();
-        return client;
-      })))];
+      const lanes = [
+        db,
+        ...(await Promise.all(
+          Array.from({ length: base.INGEST_CONCURRENCY - 1 }, async () => {
+            const client = new Client({ connectionString: databaseUrl });
+            await client.connect();
+            return client;
+          }),
+        )),
+      ];
       const arrayText = (values: readonly (string | number)[]) => `{${values.join(',')}}`;
       const binaryColumns = (batch: typeof rows) => {
-        const columns = [PgArrayWriter.text(batch.length), PgArrayWriter.int8(batch.length), PgArrayWriter.int2(batch.length), PgArrayWriter.timestamptz(batch.length), PgArrayWriter.float8(batch.length)] as const;
+        const columns = [
+          PgArrayWriter.text(batch.length),
+          PgArrayWriter.int8(batch.length),
+          PgArrayWriter.int2(batch.length),
+          PgArrayWriter.timestamptz(batch.length),
+          PgArrayWriter.float8(batch.length),
+        ] as const;
         for (const r of batch) {
           columns[0].text('bench_tp');
           columns[1].int8(r.device);
@@ -259,7 +305,13 @@ async function main() {
       for (let i = 0; i < rows.length; i += rawBatchRows) {
         const batch = rows.slice(i, i + rawBatchRows);
         batches.push({
-          text: [arrayText(batch.map(() => 'bench_tp')), arrayText(batch.map((r) => r.device)), arrayText(batch.map(() => 1)), arrayText(batch.map((r) => r.readAt)), arrayText(batch.map((r) => r.value))],
+          text: [
+            arrayText(batch.map(() => 'bench_tp')),
+            arrayText(batch.map((r) => r.device)),
+            arrayText(batch.map(() => 1)),
+            arrayText(batch.map((r) => r.readAt)),
+            arrayText(batch.map((r) => r.value)),
+          ],
           binary: binaryColumns(batch),
         });
       }
@@ -290,14 +342,18 @@ async function main() {
       // Each form twice, alternating, into fresh tables; the faster run of each counts (a checkpoint or the other's
       // autovacuum can fall into one run).
       const runs: { form: 'text' | 'binary'; rate: number; pgCpu: number }[] = [];
-      for (const round of [1, 2]) for (const form of ['text', 'binary'] as const) runs.push({ form, ...(await rawInsert(`public.raw_readings_${form}_${round}`, form)) });
+      for (const round of [1, 2])
+        for (const form of ['text', 'binary'] as const) runs.push({ form, ...(await rawInsert(`public.raw_readings_${form}_${round}`, form)) });
       const best = (form: 'text' | 'binary') => runs.filter((r) => r.form === form).reduce((a, b) => (b.rate > a.rate ? b : a));
       const [rawText, rawBinary] = [best('text'), best('binary')];
       for (const client of lanes.slice(1)) await client.end();
 
       // 2b. The pipeline without Postgres: what the bus, the publisher and the ingest's own steps before the database
       // cost, whatever the write design.
-      const pipeline = await measurePipeline(js, jsm, base.NATS_URL, bus, tpMessages, { batchMessages: base.INGEST_BATCH_MESSAGES, maxAckPending: base.INGEST_MAX_ACK_PENDING });
+      const pipeline = await measurePipeline(js, jsm, base.NATS_URL, bus, tpMessages, {
+        batchMessages: base.INGEST_BATCH_MESSAGES,
+        maxAckPending: base.INGEST_MAX_ACK_PENDING,
+      });
 
       // 3. Latency at a steady 5,000 readings/s (50 messages of 100 per second): publish to queryable, per message.
       const latMessages = messagesFor(bus, 'bench_lat', (LATENCY_RATE / PER_MESSAGE) * LATENCY_SECONDS, now - (PER_MESSAGE - 1) * H, now);
@@ -342,7 +398,21 @@ async function main() {
       await poller;
       latencies.sort((a, b) => a - b);
       const publishAckTimes = (await Promise.all(publishAcks)).sort((a, b) => a - b);
-      return { tpTotal, tpSeconds, publishSeconds, ingestRate, rawText, rawBinary, rawBatchRows, lanes: lanes.length, ingestCpu, rawRows: rows.length, pipeline, latencies, publishAckTimes };
+      return {
+        tpTotal,
+        tpSeconds,
+        publishSeconds,
+        ingestRate,
+        rawText,
+        rawBinary,
+        rawBatchRows,
+        lanes: lanes.length,
+        ingestCpu,
+        rawRows: rows.length,
+        pipeline,
+        latencies,
+        publishAckTimes,
+      };
     }
 
     // 4. Gateway: history of one meter with 3 months of hourly readings, and a 100-meter bulk projection.
@@ -357,7 +427,9 @@ async function main() {
       await publishAuthEvent(js, bus, event);
       const headers = { 'x-timezone': 'Asia/Kolkata' };
       const signedGet = (target: string) =>
-        fetch(`http://127.0.0.1:${gatewayPort}${target}`, { headers: { ...headers, authorization: signRequest({ ...credential, method: 'GET', target }).authorization } });
+        fetch(`http://127.0.0.1:${gatewayPort}${target}`, {
+          headers: { ...headers, authorization: signRequest({ ...credential, method: 'GET', target }).authorization },
+        });
       await waitFor(
         async () => {
           const response = await signedGet('/meter/v1/devices?limit=1');
@@ -379,7 +451,14 @@ async function main() {
       ];
       const queryRows: string[] = [];
       // The calls come from a client process of its own (query-worker.ts), all routes in turn.
-      const input: QueryWorkerInput = { port: gatewayPort, credential, headers, routes: routes.map(([name, target]) => ({ name, target })), warmup: 20, requests: QUERY_REQUESTS };
+      const input: QueryWorkerInput = {
+        port: gatewayPort,
+        credential,
+        headers,
+        routes: routes.map(([name, target]) => ({ name, target })),
+        warmup: 20,
+        requests: QUERY_REQUESTS,
+      };
       const { stdout } = await promisify(execFile)(process.execPath, [join(__dirname, 'query-worker.js'), JSON.stringify(input)], { maxBuffer: 1 << 22 });
       for (const { name, times, inside } of (JSON.parse(stdout) as QueryWorkerResult).routes) {
         queryRows.push(
@@ -390,37 +469,81 @@ async function main() {
       return { qTotal, qRate, queryRows };
     }
 
-    say(`Run ${new Date().toISOString()}, ${(await import('node:os')).cpus().length} CPUs, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')} at the end.`);
+    say(
+      `Run ${new Date().toISOString()}, ${(await import('node:os')).cpus().length} CPUs, load average ${(await import('node:os'))
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} at the end.`,
+    );
     say('');
     say('| measure | value |');
     say('|---|---|');
     say(`| ingest processes on the one durable consumer | ${replicas} |`);
     if (ingestParts) {
-      const { tpTotal, tpSeconds, publishSeconds, ingestRate, rawText, rawBinary, rawBatchRows, lanes, ingestCpu, rawRows, pipeline, latencies, publishAckTimes } = ingestParts;
+      const {
+        tpTotal,
+        tpSeconds,
+        publishSeconds,
+        ingestRate,
+        rawText,
+        rawBinary,
+        rawBatchRows,
+        lanes,
+        ingestCpu,
+        rawRows,
+        pipeline,
+        latencies,
+        publishAckTimes,
+      } = ingestParts;
       const perThousand = (seconds: number, n: number) => round((seconds * 1e6) / n, 2);
       const orNone = (seconds: number | undefined, n: number) => (seconds === undefined ? 'n/a (no local nats-server)' : perThousand(seconds, n));
       const raw = rawText.rate >= rawBinary.rate ? rawText : rawBinary;
-      const bound = (pgCpuPerRow: number) => oneRowPerReadingBound({ cpus: availableParallelism(), readings: tpTotal, pipelineCpu: pipeline.cpu, pgCpuPerRow, rawRate: raw.rate });
+      const bound = (pgCpuPerRow: number) =>
+        oneRowPerReadingBound({ cpus: availableParallelism(), readings: tpTotal, pipelineCpu: pipeline.cpu, pgCpuPerRow, rawRate: raw.rate });
       const [bareRows, readModelRows] = [bound(raw.pgCpu / rawRows), bound(ingestCpu.pg / tpTotal)];
       say(`| readings published (${THROUGHPUT_METERS} meters, ${PER_MESSAGE} per message), after a warm-up of ${WARMUP_METERS} other meters | ${tpTotal} |`);
       say(`| publish to all queryable | ${round(tpSeconds, 2)} s (publishing alone ${round(publishSeconds, 2)} s) |`);
       say(`| ingest rate, publish to queryable | ${Math.round(ingestRate)} readings/s |`);
-      say(`| raw INSERT ... unnest of the same rows into a bare table (${rawBatchRows} rows per transaction, ${lanes} connections), arrays as text, faster of two runs | ${Math.round(rawText.rate)} rows/s (ratio ${round(ingestRate / rawText.rate, 2)}) |`);
-      say(`| the same, arrays in binary form (as the ingest sends them) | ${Math.round(rawBinary.rate)} rows/s (ratio ${round(ingestRate / rawBinary.rate, 2)}) |`);
+      say(
+        `| raw INSERT ... unnest of the same rows into a bare table (${rawBatchRows} rows per transaction, ${lanes} connections), arrays as text, faster of two runs | ${Math.round(rawText.rate)} rows/s (ratio ${round(ingestRate / rawText.rate, 2)}) |`,
+      );
+      say(
+        `| the same, arrays in binary form (as the ingest sends them) | ${Math.round(rawBinary.rate)} rows/s (ratio ${round(ingestRate / rawBinary.rate, 2)}) |`,
+      );
       say(`| ratio ingest / raw (the faster raw) | ${round(ingestRate / raw.rate, 2)} |`);
-      say(`| CPU per 1,000 readings: ingest (Node) / its Postgres connections / raw insert's Postgres, text / binary | ${perThousand(ingestCpu.node, tpTotal)} / ${perThousand(ingestCpu.pg, tpTotal)} / ${perThousand(rawText.pgCpu, rawRows)} / ${perThousand(rawBinary.pgCpu, rawRows)} ms |`);
-      say(`| CPU per 1,000 readings of the bus and the collector while the ingest ran: nats-server / publisher (the benchmark process, its polling included) | ${orNone(ingestCpu.nats, tpTotal)} / ${perThousand(ingestCpu.publisher, tpTotal)} ms |`);
+      say(
+        `| CPU per 1,000 readings: ingest (Node) / its Postgres connections / raw insert's Postgres, text / binary | ${perThousand(ingestCpu.node, tpTotal)} / ${perThousand(ingestCpu.pg, tpTotal)} / ${perThousand(rawText.pgCpu, rawRows)} / ${perThousand(rawBinary.pgCpu, rawRows)} ms |`,
+      );
+      say(
+        `| CPU per 1,000 readings of the bus and the collector while the ingest ran: nats-server / publisher (the benchmark process, its polling included) | ${orNone(ingestCpu.nats, tpTotal)} / ${perThousand(ingestCpu.publisher, tpTotal)} ms |`,
+      );
       say(`| Postgres CPU of the benchmark's own polling while the ingest ran | ${round(ingestCpu.poll, 2)} s |`);
-      say(`| the pipeline without Postgres: the same messages published, then pulled, validated and acked by the ingest's own code (pipeline-worker.ts), no database | ${Math.round(pipeline.rate)} readings/s |`);
-      say(`| CPU per 1,000 readings there: publisher / nats-server / the ingest's steps before the database | ${perThousand(pipeline.cpu.publisher, tpTotal)} / ${orNone(pipeline.cpu.nats, tpTotal)} / ${perThousand(pipeline.cpu.worker, tpTotal)} ms |`);
-      say(`| highest rate one Postgres row per reading allows on these ${bareRows.cpus} CPUs, all busy: the pipeline's CPU plus the raw insert's Postgres CPU per row (the faster raw form), nothing else | ${Math.round(bareRows.rate)} readings/s (ratio ${round(bareRows.ratio, 2)}) |`);
-      say(`| the same with the ingest's own Postgres CPU per reading (the read model's rows as they are) | ${Math.round(readModelRows.rate)} readings/s (ratio ${round(readModelRows.ratio, 2)}) |`);
-      say(`| Postgres CPU per row, raw insert (the faster form) / ingest: the ratio where Postgres alone limits both (the bus and the collectors on other machines) | ${round(raw.pgCpu / rawRows / (ingestCpu.pg / tpTotal), 2)} |`);
-      say(`| steady ${LATENCY_RATE} readings/s for ${LATENCY_SECONDS} s: publish to queryable p50 / p99 / max | ${round(percentile(latencies, 50))} / ${round(percentile(latencies, 99))} / ${round(latencies[latencies.length - 1])} ms (${latencies.length} messages) |`);
-      say(`| of which JetStream acknowledging the publish (the message stored in the stream) p50 / p99 / max | ${round(percentile(publishAckTimes, 50))} / ${round(percentile(publishAckTimes, 99))} / ${round(publishAckTimes[publishAckTimes.length - 1])} ms |`);
+      say(
+        `| the pipeline without Postgres: the same messages published, then pulled, validated and acked by the ingest's own code (pipeline-worker.ts), no database | ${Math.round(pipeline.rate)} readings/s |`,
+      );
+      say(
+        `| CPU per 1,000 readings there: publisher / nats-server / the ingest's steps before the database | ${perThousand(pipeline.cpu.publisher, tpTotal)} / ${orNone(pipeline.cpu.nats, tpTotal)} / ${perThousand(pipeline.cpu.worker, tpTotal)} ms |`,
+      );
+      say(
+        `| highest rate one Postgres row per reading allows on these ${bareRows.cpus} CPUs, all busy: the pipeline's CPU plus the raw insert's Postgres CPU per row (the faster raw form), nothing else | ${Math.round(bareRows.rate)} readings/s (ratio ${round(bareRows.ratio, 2)}) |`,
+      );
+      say(
+        `| the same with the ingest's own Postgres CPU per reading (the read model's rows as they are) | ${Math.round(readModelRows.rate)} readings/s (ratio ${round(readModelRows.ratio, 2)}) |`,
+      );
+      say(
+        `| Postgres CPU per row, raw insert (the faster form) / ingest: the ratio where Postgres alone limits both (the bus and the collectors on other machines) | ${round(raw.pgCpu / rawRows / (ingestCpu.pg / tpTotal), 2)} |`,
+      );
+      say(
+        `| steady ${LATENCY_RATE} readings/s for ${LATENCY_SECONDS} s: publish to queryable p50 / p99 / max | ${round(percentile(latencies, 50))} / ${round(percentile(latencies, 99))} / ${round(latencies[latencies.length - 1])} ms (${latencies.length} messages) |`,
+      );
+      say(
+        `| of which JetStream acknowledging the publish (the message stored in the stream) p50 / p99 / max | ${round(percentile(publishAckTimes, 50))} / ${round(percentile(publishAckTimes, 99))} / ${round(publishAckTimes[publishAckTimes.length - 1])} ms |`,
+      );
     }
     if (queries) {
-      say(`| ${QUERY_METERS} meters x ${QUERY_DAYS} days hourly (${queries.qTotal} readings), publish to queryable | ${Math.round(queries.qRate)} readings/s |`);
+      say(
+        `| ${QUERY_METERS} meters x ${QUERY_DAYS} days hourly (${queries.qTotal} readings), publish to queryable | ${Math.round(queries.qRate)} readings/s |`,
+      );
       say('');
       say(
         '| gateway route (signed, X-Timezone Asia/Kolkata; 3 months of hourly readings per meter), timed by a client process of its own | requests | p50 ms | p99 ms | max ms | ' +

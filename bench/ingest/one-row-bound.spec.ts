@@ -4,7 +4,13 @@ import { oneRowPerReadingBound } from './one-row-bound';
 describe('oneRowPerReadingBound', () => {
   it('divides the CPUs by the pipeline cost per reading plus a Postgres cost per row', () => {
     // 200,000 readings: publisher 0.2 s, nats 0.12 s, worker 0.24 s = 2.8 µs per reading; Postgres 2.2 µs per row.
-    const bound = oneRowPerReadingBound({ cpus: 2, readings: 200_000, pipelineCpu: { publisher: 0.2, nats: 0.12, worker: 0.24 }, pgCpuPerRow: 2.2e-6, rawRate: 640_000 });
+    const bound = oneRowPerReadingBound({
+      cpus: 2,
+      readings: 200_000,
+      pipelineCpu: { publisher: 0.2, nats: 0.12, worker: 0.24 },
+      pgCpuPerRow: 2.2e-6,
+      rawRate: 640_000,
+    });
     expect(bound.rate).toBeCloseTo(2 / 5e-6, 3); // 400,000 readings/s
     expect(bound.ratio).toBeCloseTo(400_000 / 640_000, 9);
     expect(bound.cpus).toBe(2);

@@ -45,7 +45,10 @@ async function main() {
     const batch = takeBatch(queue, input.batchMessages, (msg) => deviceOfSubject(msg.subject));
     const now = Date.now();
     for (const msg of batch) {
-      const routed = routeMessage({ subject: bus.unprefixed(msg.subject), data: msg.data, seq: msg.seq, receivedAt: Math.floor(Number(msg.info.timestampNanos) / 1e6) }, now);
+      const routed = routeMessage(
+        { subject: bus.unprefixed(msg.subject), data: msg.data, seq: msg.seq, receivedAt: Math.floor(Number(msg.info.timestampNanos) / 1e6) },
+        now,
+      );
       if (routed.kind !== 'readings') throw new Error(`the pipeline bench publishes readings only; ${msg.subject} was ${routed.kind}`);
     }
     for (const msg of batch) msg.ack();

@@ -38,7 +38,9 @@ async function main() {
       const started = performance.now();
       const request = httpGet({ host: '127.0.0.1', port: input.port, path: target, agent, headers: { ...input.headers, authorization } }, (response) => {
         response.on('data', () => undefined);
-        response.on('end', () => (response.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`${target} -> ${response.statusCode}`))));
+        response.on('end', () =>
+          response.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`${target} -> ${response.statusCode}`)),
+        );
       });
       request.on('error', reject);
     });

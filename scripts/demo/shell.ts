@@ -13,10 +13,7 @@ export function curlCommand(input: { url: string; method: string; headers: Recor
 
 /** `npm run cli -- call` for a GET: it signs afresh each time, so it keeps working after the 300 s of a printed header. */
 export function cliCallCommand(input: { url: string; accessKey: string; secretKey: string }): string {
-  return [
-    'npm run cli -- call',
-    `--access-key ${shellQuote(input.accessKey)}`,
-    `--secret-key ${shellQuote(input.secretKey)}`,
-    shellQuote(input.url),
-  ].join(' \\\n  ');
+  return ['npm run cli -- call', `--access-key ${shellQuote(input.accessKey)}`, `--secret-key ${shellQuote(input.secretKey)}`, shellQuote(input.url)].join(
+    ' \\\n  ',
+  );
 }

@@ -41,7 +41,11 @@ export default async function setup(project: TestProject) {
   if (!(await answers(() => probeNats(infra.natsUrl)))) {
     const { GenericContainer, Wait } = await import('testcontainers');
     const container = await startOrExplain('NATS', infra.natsUrl, () =>
-      new GenericContainer('nats:2.11-alpine').withCommand(['-js']).withExposedPorts(4222).withWaitStrategy(Wait.forLogMessage(/Server is ready/)).start(),
+      new GenericContainer('nats:2.11-alpine')
+        .withCommand(['-js'])
+        .withExposedPorts(4222)
+        .withWaitStrategy(Wait.forLogMessage(/Server is ready/))
+        .start(),
     );
     stops.push(() => container.stop());
     infra.natsUrl = `nats://${container.getHost()}:${container.getMappedPort(4222)}`;

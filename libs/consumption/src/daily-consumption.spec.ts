@@ -34,21 +34,33 @@ describe('dailyConsumption', () => {
       [r('2026-03-27T23:00:00Z', 0), r('2026-03-30T22:00:00Z', 71)],
       'Europe/Madrid',
       '2026-03-28',
-      [['2026-03-28', 24, []], ['2026-03-29', 23, []], ['2026-03-30', 24, []]],
+      [
+        ['2026-03-28', 24, []],
+        ['2026-03-29', 23, []],
+        ['2026-03-30', 24, []],
+      ],
     ],
     [
       'Madrid autumn: 25 h day takes 25',
       [r('2026-10-23T22:00:00Z', 0), r('2026-10-26T23:00:00Z', 73)],
       'Europe/Madrid',
       '2026-10-24',
-      [['2026-10-24', 24, []], ['2026-10-25', 25, []], ['2026-10-26', 24, []]],
+      [
+        ['2026-10-24', 24, []],
+        ['2026-10-25', 25, []],
+        ['2026-10-26', 24, []],
+      ],
     ],
     [
       'New York spring: 23 h day',
       [r('2026-03-07T05:00:00Z', 0), r('2026-03-10T04:00:00Z', 71)],
       'America/New_York',
       '2026-03-07',
-      [['2026-03-07', 24, []], ['2026-03-08', 23, []], ['2026-03-09', 24, []]],
+      [
+        ['2026-03-07', 24, []],
+        ['2026-03-08', 23, []],
+        ['2026-03-09', 24, []],
+      ],
     ],
   ])('%s', (_name, readings, zone, from, expected) => {
     expect(daily(readings, from, expected[expected.length - 1][0], zone)).toEqual(expected);
@@ -70,12 +82,7 @@ describe('dailyConsumption', () => {
   });
 
   it('flags a reset on the day of the reading that showed the decrease; the interval counts 0', () => {
-    const readings = [
-      r('2026-03-01T00:00:00Z', 100),
-      r('2026-03-01T12:00:00Z', 110),
-      r('2026-03-02T06:00:00Z', 3),
-      r('2026-03-02T18:00:00Z', 9),
-    ];
+    const readings = [r('2026-03-01T00:00:00Z', 100), r('2026-03-01T12:00:00Z', 110), r('2026-03-02T06:00:00Z', 3), r('2026-03-02T18:00:00Z', 9)];
     expect(daily(readings, '2026-03-01', '2026-03-03', 'UTC')).toEqual([
       ['2026-03-01', 10, []],
       ['2026-03-02', 6, ['REGISTER_RESET']],
@@ -136,7 +143,10 @@ describe('sumDays', () => {
       'one alert per code, counting days',
       [day(0, 'NO_DATA'), day(4, 'REGISTER_RESET'), day(0, 'NO_DATA'), day(1)],
       5,
-      [['NO_DATA', '2 days'], ['REGISTER_RESET', '1 day']],
+      [
+        ['NO_DATA', '2 days'],
+        ['REGISTER_RESET', '1 day'],
+      ],
     ],
   ])('%s', (_name, days, value, alerts) => {
     const total = sumDays(days);

@@ -135,7 +135,7 @@ describe('formatDecimal against exact decimal arithmetic', () => {
 
   it('agrees on 20,000 values of every magnitude, ties and near-ties included', () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const values: number[] = [];
     for (let i = 0; i < 5000; i++) values.push((random() - 0.5) * 10 ** Math.floor(random() * 40 - 20));
     for (let i = 0; i < 5000; i++) values.push(Math.round(random() * 1e7) / 1000 + 0.0005); // ties at 3 places

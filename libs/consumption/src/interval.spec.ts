@@ -16,21 +16,9 @@ describe('intervalsFromReadings', () => {
       [r(0, 100), r(1000, 130), r(2000, 5), r(3000, 9)],
       [i(0, 1000, 30), i(1000, 2000, 0, true), i(2000, 3000, 4)],
     ],
-    [
-      'duplicated timestamp: the last in input order wins',
-      [r(0, 10), r(1000, 15), r(1000, 18), r(2000, 20)],
-      [i(0, 1000, 8), i(1000, 2000, 2)],
-    ],
-    [
-      'a correction arriving last wins even out of order',
-      [r(1000, 18), r(2000, 20), r(0, 10), r(1000, 15)],
-      [i(0, 1000, 5), i(1000, 2000, 5)],
-    ],
-    [
-      'a correction can turn a reset into a normal interval',
-      [r(0, 10), r(1000, 4), r(1000, 14)],
-      [i(0, 1000, 4)],
-    ],
+    ['duplicated timestamp: the last in input order wins', [r(0, 10), r(1000, 15), r(1000, 18), r(2000, 20)], [i(0, 1000, 8), i(1000, 2000, 2)]],
+    ['a correction arriving last wins even out of order', [r(1000, 18), r(2000, 20), r(0, 10), r(1000, 15)], [i(0, 1000, 5), i(1000, 2000, 5)]],
+    ['a correction can turn a reset into a normal interval', [r(0, 10), r(1000, 4), r(1000, 14)], [i(0, 1000, 4)]],
     ['all readings at one instant', [r(5, 1), r(5, 2)], []],
   ])('%s', (_name, readings, expected) => {
     expect(intervalsFromReadings(readings)).toEqual(expected);

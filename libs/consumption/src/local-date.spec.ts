@@ -35,7 +35,11 @@ describe('daysInMonth', () => {
     expect(daysInMonth(year, month)).toBe(days);
   });
 
-  it.each([[2026, 0], [2026, 13], [2026, 1.5]])('refuses %d-%d', (year, month) => {
+  it.each([
+    [2026, 0],
+    [2026, 13],
+    [2026, 1.5],
+  ])('refuses %d-%d', (year, month) => {
     expect(() => daysInMonth(year, month)).toThrow(RangeError);
   });
 });

@@ -4,9 +4,7 @@ import { localDateOf, TimeZone } from './time-zone';
 
 export type ChartType = 'BAR' | 'LINE';
 
-export type PeriodResolution =
-  | { ok: true; period: string; days: LocalDay[]; chartType: ChartType }
-  | { ok: false; message: string };
+export type PeriodResolution = { ok: true; period: string; days: LocalDay[]; chartType: ChartType } | { ok: false; message: string };
 
 const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
 /** Epoch-ms data cannot predate 1970; older months are refused rather than answered with NO_DATA. */

@@ -66,11 +66,7 @@ export function projectionWindow(nowMs: number, zone: TimeZone): ProjectionWindo
  * readings count 0, as the contract divides by day of month - 1 regardless.
  * Numbers are not rounded: round for display, not before multiplying.
  */
-export function projectionFromConsumption(
-  window: ProjectionWindow,
-  windowConsumption: number,
-  pricePerUnit: number,
-): Projection {
+export function projectionFromConsumption(window: ProjectionWindow, windowConsumption: number, pricePerUnit: number): Projection {
   const average = windowConsumption / window.daysUsed;
   const projected = average * window.totalDaysInMonth;
   return {
@@ -85,12 +81,7 @@ export function projectionFromConsumption(
 }
 
 /** Contract 6 projection of the current local month from one channel's intervals. */
-export function projectMonth(
-  intervals: readonly Interval[],
-  nowMs: number,
-  zone: TimeZone,
-  pricePerUnit: number,
-): Projection {
+export function projectMonth(intervals: readonly Interval[], nowMs: number, zone: TimeZone, pricePerUnit: number): Projection {
   const window = projectionWindow(nowMs, zone);
   return projectionFromConsumption(window, consumptionBetween(intervals, window.from, window.to), pricePerUnit);
 }

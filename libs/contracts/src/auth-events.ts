@@ -25,15 +25,9 @@ const envelope = <T extends string, P extends z.ZodType>(type: T, payload: P) =>
     payload,
   });
 
-export const organizationCreated = envelope(
-  'organization.created',
-  z.object({ name: z.string().min(1), scopes: z.array(credentialScope) }),
-);
+export const organizationCreated = envelope('organization.created', z.object({ name: z.string().min(1), scopes: z.array(credentialScope) }));
 
-export const adminCreated = envelope(
-  'admin.created',
-  z.object({ admin_id: z.string().min(1), email: z.string().min(3) }),
-);
+export const adminCreated = envelope('admin.created', z.object({ admin_id: z.string().min(1), email: z.string().min(3) }));
 
 /** The admin's password hash was replaced by one made with the current Argon2id limits (the hash is never in an event). */
 export const adminPasswordRehashed = envelope('admin.password_rehashed', z.object({ admin_id: z.string().min(1) }));
@@ -84,12 +78,7 @@ export const credentialSecretResealed = envelope(
   z.object({ credential_id: z.string().min(1), access_key: z.string().min(1), sealed_secret: z.string() }),
 );
 
-export const credentialEvent = z.discriminatedUnion('type', [
-  credentialCreated,
-  credentialRevoked,
-  credentialCidrsChanged,
-  credentialSecretResealed,
-]);
+export const credentialEvent = z.discriminatedUnion('type', [credentialCreated, credentialRevoked, credentialCidrsChanged, credentialSecretResealed]);
 export const authEvent = z.discriminatedUnion('type', [
   organizationCreated,
   adminCreated,

@@ -120,7 +120,7 @@ describe('readReadingMessage against the readingMessage schema', () => {
         }
     // both accept and refuse a good share of the table
     expect(accepted).toBeGreaterThan(500);
-    expect(accepted).toBeLessThan(READ_ATS.length * VALUES.length * CHANNELS.length / 2);
+    expect(accepted).toBeLessThan((READ_ATS.length * VALUES.length * CHANNELS.length) / 2);
   });
 
   const item = { read_at: '2026-03-01T10:00:00Z', value: '1.000' };
@@ -145,11 +145,14 @@ describe('readReadingMessage against the readingMessage schema', () => {
     ['an item without read_at', [{ value: 1 }]],
     ['an item without value', [{ read_at: item.read_at }]],
     ['a __proto__ key from JSON', JSON.parse('[{"read_at":"2026-03-01T10:00:00Z","value":1,"__proto__":{"channel":5}}]')],
-    ['a sparse array', (() => {
-      const list: unknown[] = [item];
-      list[2] = item;
-      return list;
-    })()],
+    [
+      'a sparse array',
+      (() => {
+        const list: unknown[] = [item];
+        list[2] = item;
+        return list;
+      })(),
+    ],
   ])('%s', (_name, payload) => {
     const { schema, fast } = compare(payload);
     expect(fast).toEqual(schema);

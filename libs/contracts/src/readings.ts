@@ -134,9 +134,7 @@ export const deviceMessage = z.object({
 
 export type DeviceMessage = z.output<typeof deviceMessage>;
 
-export type MeterSubject =
-  | { kind: 'readings' | 'devices'; orgId: string; deviceId: number }
-  | { kind: 'invalid'; reason: string };
+export type MeterSubject = { kind: 'readings' | 'devices'; orgId: string; deviceId: number } | { kind: 'invalid'; reason: string };
 
 /** Routes an unprefixed subject `meter.<readings|devices>.<org>.<device>`. */
 export function parseMeterSubject(subject: string): MeterSubject {

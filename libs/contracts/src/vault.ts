@@ -122,14 +122,7 @@ export type VaultOpenReply = z.infer<typeof vaultOpenReply>;
  * the vault's outbox with `Nats-Msg-Id` = event_id. Metadata only: never
  * a secret, a masked hint or sealed data.
  */
-export const VAULT_AUDIT_TYPES = [
-  'entry.created',
-  'entry.updated',
-  'entry.deleted',
-  'entry.opened',
-  'data_key.created',
-  'data_key.rewrapped',
-] as const;
+export const VAULT_AUDIT_TYPES = ['entry.created', 'entry.updated', 'entry.deleted', 'entry.opened', 'data_key.created', 'data_key.rewrapped'] as const;
 export const vaultAuditType = z.enum(VAULT_AUDIT_TYPES);
 export type VaultAuditType = z.infer<typeof vaultAuditType>;
 

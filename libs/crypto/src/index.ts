@@ -27,16 +27,7 @@ export {
   type KeyRingSettings,
 } from './load-key-ring';
 export { associatedData } from './associated-data';
-export {
-  seal,
-  open,
-  openText,
-  sealedKeyId,
-  needsReseal,
-  reseal,
-  SealedDataError,
-  type SealedDataProblem,
-} from './seal';
+export { seal, open, openText, sealedKeyId, needsReseal, reseal, SealedDataError, type SealedDataProblem } from './seal';
 export { generateDataKey, wrapDataKey, unwrapDataKey, dataKeyRing } from './data-key';
 export {
   hashPassword,

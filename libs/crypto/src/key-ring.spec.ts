@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inspect } from 'node:util';
-import {
-  activeKey,
-  formatKeyRing,
-  generateKey,
-  nextKeyId,
-  parseKeyRing,
-  removeKey,
-  rotateKeyRing,
-} from './key-ring';
+import { activeKey, formatKeyRing, generateKey, nextKeyId, parseKeyRing, removeKey, rotateKeyRing } from './key-ring';
 
 const KEY_A = Buffer.alloc(32, 0xa1).toString('base64');
 const KEY_B = Buffer.alloc(32, 0xb2).toString('base64url');
@@ -26,9 +18,7 @@ describe('parseKeyRing', () => {
     const ring = [generateKey('new_1'), generateKey('old-0')];
     const again = parseKeyRing(formatKeyRing(ring));
     expect(again.map((k) => k.id)).toEqual(['new_1', 'old-0']);
-    expect(again.map((k) => Buffer.from(k.key).toString('hex'))).toEqual(
-      ring.map((k) => Buffer.from(k.key).toString('hex')),
-    );
+    expect(again.map((k) => Buffer.from(k.key).toString('hex'))).toEqual(ring.map((k) => Buffer.from(k.key).toString('hex')));
   });
 
   const secretish = Buffer.alloc(31, 0x5c).toString('base64'); // a plausible key, one byte short

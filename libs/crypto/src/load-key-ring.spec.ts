@@ -37,9 +37,9 @@ describe('loadKeyRing', () => {
 
   it('refuses to start in production without the variable', async () => {
     for (const envValue of [undefined, '', '  ']) {
-      await expect(
-        loadKeyRing({ name: 'CREDENTIAL_KEYRING', envValue, production: true, dataDir: dir, log }),
-      ).rejects.toThrow('CREDENTIAL_KEYRING is required in production');
+      await expect(loadKeyRing({ name: 'CREDENTIAL_KEYRING', envValue, production: true, dataDir: dir, log })).rejects.toThrow(
+        'CREDENTIAL_KEYRING is required in production',
+      );
     }
     await expect(stat(join(dir, 'credential_keyring'))).rejects.toThrow();
   });
@@ -69,9 +69,9 @@ describe('loadKeyRing', () => {
 
   it('reports a corrupt development file by path', async () => {
     await writeFile(join(dir, 'credential_keyring'), 'k1:nonsense\n', { mode: 0o600 });
-    await expect(
-      loadKeyRing({ name: 'CREDENTIAL_KEYRING', envValue: undefined, production: false, dataDir: dir, log }),
-    ).rejects.toThrow(/development key ring .*credential_keyring is invalid: entry 1 \(key id k1\)/);
+    await expect(loadKeyRing({ name: 'CREDENTIAL_KEYRING', envValue: undefined, production: false, dataDir: dir, log })).rejects.toThrow(
+      /development key ring .*credential_keyring is invalid: entry 1 \(key id k1\)/,
+    );
   });
 });
 

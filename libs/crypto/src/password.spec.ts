@@ -1,13 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import sodium from 'libsodium-wrappers-sumo';
-import {
-  DEFAULT_PASSWORD_PARAMS,
-  dummyPasswordHash,
-  hashPassword,
-  INSECURE_TEST_PASSWORD_PARAMS,
-  passwordNeedsRehash,
-  verifyPassword,
-} from './password';
+import { DEFAULT_PASSWORD_PARAMS, dummyPasswordHash, hashPassword, INSECURE_TEST_PASSWORD_PARAMS, passwordNeedsRehash, verifyPassword } from './password';
 import { sodiumReady } from './sodium';
 
 const FAST = INSECURE_TEST_PASSWORD_PARAMS;

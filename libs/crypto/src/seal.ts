@@ -69,13 +69,7 @@ export function sealFor(purpose: SealPurpose, ring: KeyRing, plaintext: Uint8Arr
   const { id, key } = ring[0];
   const message = typeof plaintext === 'string' ? new TextEncoder().encode(plaintext) : plaintext;
   const nonce = sodium.randombytes_buf(NONCE_BYTES);
-  const ciphertext = sodium.crypto_aead_xchacha20poly1305_ietf_encrypt(
-    message,
-    boundAd(purpose, id, ad),
-    null,
-    nonce,
-    key,
-  );
+  const ciphertext = sodium.crypto_aead_xchacha20poly1305_ietf_encrypt(message, boundAd(purpose, id, ad), null, nonce, key);
   return `${VERSION}.${id}.${toBase64Url(nonce)}.${toBase64Url(ciphertext)}`;
 }
 
@@ -89,10 +83,7 @@ export function openFor(purpose: SealPurpose, ring: KeyRing, sealed: string, ad:
   try {
     return sodium.crypto_aead_xchacha20poly1305_ietf_decrypt(null, ciphertext, boundAd(purpose, keyId, ad), nonce, ringKey.key);
   } catch {
-    throw new SealedDataError(
-      'authentication',
-      `sealed data under key id ${keyId} failed authentication (wrong associated data, wrong key or altered)`,
-    );
+    throw new SealedDataError('authentication', `sealed data under key id ${keyId} failed authentication (wrong associated data, wrong key or altered)`);
   }
 }
 

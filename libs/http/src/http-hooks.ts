@@ -16,10 +16,7 @@ export function installHttpHooks(fastify: FastifyInstance, metrics: Metrics): vo
     const seconds = reply.elapsedTime / 1000;
     metrics.httpDuration.observe({ method: request.method, route, status_code: String(reply.statusCode) }, seconds);
     if (QUIET_ROUTES.has(route)) return done();
-    request.log.info(
-      { method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 },
-      'request completed',
-    );
+    request.log.info({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 }, 'request completed');
     done();
   });
 }

@@ -16,7 +16,7 @@ const SVC_HMAC_DESCRIPTION = [
   'Every request carries `Authorization: SVC-HMAC access_key=<ACCESS_KEY> signature=<SIGNATURE> timestamp=<UNIX_SECONDS>`',
   '(one line, fields separated by single spaces).',
   '',
-  'signature = lowercase hex HMAC-SHA256, keyed with the credential\'s secret_key, over the signing string',
+  "signature = lowercase hex HMAC-SHA256, keyed with the credential's secret_key, over the signing string",
   '',
   '```',
   'METHOD',
@@ -30,10 +30,10 @@ const SVC_HMAC_DESCRIPTION = [
   '- PATH: the path exactly as sent, without the query string;',
   '- QUERY: the query string exactly as sent (same order and encoding), without `?`; an empty line when there is none;',
   '- BODY_SHA256_HEX: lowercase hex SHA-256 of the raw body bytes (of the empty string without a body);',
-  '- TIMESTAMP: the header\'s timestamp, which must be within 300 seconds of the server clock.',
+  "- TIMESTAMP: the header's timestamp, which must be within 300 seconds of the server clock.",
   '',
   'Lines are joined by a single LF, with no trailing LF. Public credentials (`pk_live_...`) send `signature=public`.',
-  'The credential needs the scope `meter:consumption:read`; when it has `allowed_cidrs`, the caller\'s address must be inside one.',
+  "The credential needs the scope `meter:consumption:read`; when it has `allowed_cidrs`, the caller's address must be inside one.",
   '`npm run cli -- --help` lists a command that signs and sends a request; `libs/signing` is the reference implementation.',
 ].join('\n');
 
@@ -119,7 +119,7 @@ function baseDocument(api: PublicApi): Omit<OpenAPIObject, 'paths'> {
   if (api === 'gateway') {
     builder
       .setTitle('Meter consumption API')
-      .setDescription('Devices, dashboards, consumption history and projections of an organization\'s meters. Every request is signed (SVC-HMAC).')
+      .setDescription("Devices, dashboards, consumption history and projections of an organization's meters. Every request is signed (SVC-HMAC).")
       .setVersion('1.0.0')
       .addServer('{base_url}', 'The gateway', { base_url: { default: 'http://localhost:8080', description: 'Where the gateway is published' } })
       .addApiKey({ type: 'apiKey', in: 'header', name: 'Authorization', description: SVC_HMAC_DESCRIPTION }, SVC_HMAC_SCHEME)

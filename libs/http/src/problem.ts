@@ -65,11 +65,6 @@ export class ProblemException extends HttpException {
 }
 
 export const validationFailed = (errors: FieldError[]) =>
-  new ProblemException(
-    400,
-    'validation_failed',
-    errors.map((e) => `${e.field}: ${e.message}`).join('; ') || 'the request is not valid',
-    { errors },
-  );
+  new ProblemException(400, 'validation_failed', errors.map((e) => `${e.field}: ${e.message}`).join('; ') || 'the request is not valid', { errors });
 
 export const notFound = (detail: string) => new ProblemException(404, 'not_found', detail);

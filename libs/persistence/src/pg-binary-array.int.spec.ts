@@ -20,7 +20,9 @@ describe('PgArrayWriter against Postgres', () => {
   });
 
   const roundTrip = async (cast: string, array: Buffer) =>
-    (await db.query<{ v: string | null }>(`SELECT u::text AS v FROM unnest($1::${cast}[]) WITH ORDINALITY AS t(u, i) ORDER BY i`, [array])).rows.map((r) => r.v);
+    (await db.query<{ v: string | null }>(`SELECT u::text AS v FROM unnest($1::${cast}[]) WITH ORDINALITY AS t(u, i) ORDER BY i`, [array])).rows.map(
+      (r) => r.v,
+    );
 
   it('sends doubles exactly, signs, zeros and extremes included', async () => {
     const values = [0, -0, 1, -1.5, 0.1, 1 / 3, 123456.789, 2 ** 53 + 2, Number.MAX_VALUE, Number.MIN_VALUE, -1e-300];
@@ -57,9 +59,11 @@ describe('PgArrayWriter against Postgres', () => {
     for (const t of instants) w.timestamptz(Date.parse(t));
     w.timestamptz(Date.parse('2026-03-29T01:00:00.000Z') + 0.123); // 123 µs
     w.timestamptz(Date.parse('9999-12-31T23:59:59.000Z') + 999.5); // a double holds only 1/32 ms steps there
-    const expected = (await db.query<{ v: string }>(`SELECT u::timestamptz::text AS v FROM unnest($1::text[]) WITH ORDINALITY AS t(u, i) ORDER BY i`, [
-      [...instants, '2026-03-29T01:00:00.000123Z', '9999-12-31T23:59:59.9995Z'],
-    ])).rows.map((r) => r.v);
+    const expected = (
+      await db.query<{ v: string }>(`SELECT u::timestamptz::text AS v FROM unnest($1::text[]) WITH ORDINALITY AS t(u, i) ORDER BY i`, [
+        [...instants, '2026-03-29T01:00:00.000123Z', '9999-12-31T23:59:59.9995Z'],
+      ])
+    ).rows.map((r) => r.v);
     expect(await roundTrip('timestamptz', w.finish())).toEqual(expected);
   });
 
@@ -83,6 +87,8 @@ describe('PgArrayWriter against Postgres', () => {
   });
 
   it('is refused, not misread, when the statement casts to another element type', async () => {
-    await expect(db.query('SELECT unnest($1::int8[])', [PgArrayWriter.float8().float8(1).finish()])).rejects.toThrow(/array element type 701 \(double precision\) instead of expected 20/);
+    await expect(db.query('SELECT unnest($1::int8[])', [PgArrayWriter.float8().float8(1).finish()])).rejects.toThrow(
+      /array element type 701 \(double precision\) instead of expected 20/,
+    );
   });
 });

@@ -88,7 +88,7 @@ describe('createHttpApp', () => {
     expect(response.json()).toMatchObject({ code: 'insufficient_scope', title: 'Forbidden', detail: 'the credential lacks scope meter:consumption:read' });
   });
 
-  it('answers a target that does not percent-decode with 400 problem+json, not Fastify\'s own body', async () => {
+  it("answers a target that does not percent-decode with 400 problem+json, not Fastify's own body", async () => {
     const response = await inject({ method: 'GET', url: '/echo/%zz' });
     expect(response.statusCode).toBe(400);
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
@@ -96,7 +96,7 @@ describe('createHttpApp', () => {
     expect(response.json().request_id).toBe(response.headers['x-request-id']);
   });
 
-  describe('requests Node\'s HTTP parser refuses, over a real socket', () => {
+  describe("requests Node's HTTP parser refuses, over a real socket", () => {
     let port: number;
     beforeAll(async () => {
       await app.listen(0, '127.0.0.1');

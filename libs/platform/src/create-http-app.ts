@@ -4,7 +4,17 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController, type FastifyBaseLogger, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Bindings, ChildLoggerOptions, Logger } from 'pino';
-import { answerClientError, installHttpHooks, lazyChildLogger, Metrics, PinoNestLogger, REQUEST_ID_HEADER, requestIdFor, sendProblem, toProblem } from '@meter/http';
+import {
+  answerClientError,
+  installHttpHooks,
+  lazyChildLogger,
+  Metrics,
+  PinoNestLogger,
+  REQUEST_ID_HEADER,
+  requestIdFor,
+  sendProblem,
+  toProblem,
+} from '@meter/http';
 
 /** The body limit of every HTTP process; larger bodies get 413 problem+json. */
 export const BODY_LIMIT_BYTES = 64 * 1024;

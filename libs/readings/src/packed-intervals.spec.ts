@@ -32,7 +32,12 @@ function oldEpochMs(microseconds: bigint): number {
 describe('unpackIntervals', () => {
   it('reads hourly intervals as the row query did', () => {
     const t0 = Date.UTC(2026, 9, 25, 0, 30);
-    const expected: Interval[] = [0, 1, 2].map((i) => ({ start: t0 + i * 3600_000, end: t0 + (i + 1) * 3600_000, delta: [0.1 + 0.2, 0, 1e-17][i], reset: i === 1 }));
+    const expected: Interval[] = [0, 1, 2].map((i) => ({
+      start: t0 + i * 3600_000,
+      end: t0 + (i + 1) * 3600_000,
+      delta: [0.1 + 0.2, 0, 1e-17][i],
+      reset: i === 1,
+    }));
     const bytes = pack(expected.map((e) => ({ startUs: us(e.start), endUs: us(e.end), delta: e.delta, reset: e.reset })));
     expect(unpackIntervals(bytes)).toEqual(expected);
     expect(unpackIntervals(Buffer.alloc(0))).toEqual([]);

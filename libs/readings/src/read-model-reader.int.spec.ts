@@ -43,13 +43,26 @@ const SERIES: { deviceId: number; channel: number; times: string[]; values: numb
     deviceId: 1,
     channel: 1,
     times: [
-      '2026-10-24T22:00:00Z', '2026-10-24T23:00:00Z', '2026-10-25T00:00:00Z', '2026-10-25T01:00:00Z', '2026-10-25T02:30:00.000123Z',
-      '2026-10-25T03:00:00.5Z', '2026-10-28T08:00:00Z', '2026-10-28T09:00:00Z', '2026-10-31T18:30:00Z', '2026-11-01T00:15:00.999999Z',
+      '2026-10-24T22:00:00Z',
+      '2026-10-24T23:00:00Z',
+      '2026-10-25T00:00:00Z',
+      '2026-10-25T01:00:00Z',
+      '2026-10-25T02:30:00.000123Z',
+      '2026-10-25T03:00:00.5Z',
+      '2026-10-28T08:00:00Z',
+      '2026-10-28T09:00:00Z',
+      '2026-10-31T18:30:00Z',
+      '2026-11-01T00:15:00.999999Z',
     ],
     values: [10, 10.025, 10.05, 10.051, 10.2, 0.5, 3.75, 3.8, 4.0000001, 4.1],
   },
   { deviceId: 1, channel: 2, times: ['2026-10-25T00:00:00Z', '2026-10-25T06:00:00Z', '2026-10-30T00:00:00Z'], values: [1, 1 + 1 / 3, 2] },
-  { deviceId: 2, channel: 1, times: ['0001-01-01T00:00:00Z', '0001-01-01T01:00:00.001Z', '9999-12-31T22:00:00Z', '9999-12-31T23:59:59.999Z'], values: [1, 2, 3, 2.5] },
+  {
+    deviceId: 2,
+    channel: 1,
+    times: ['0001-01-01T00:00:00Z', '0001-01-01T01:00:00.001Z', '9999-12-31T22:00:00Z', '9999-12-31T23:59:59.999Z'],
+    values: [1, 2, 3, 2.5],
+  },
 ];
 
 describe('intervalsOverlapping (packed) and deviceHistory answer exactly as the row queries did', () => {
@@ -60,8 +73,16 @@ describe('intervalsOverlapping (packed) and deviceHistory answer exactly as the 
     infra = await isolatedInfra();
     ds = await createDataSource({ schema: 'ingest', url: infra.databaseUrl, poolSize: 2, applicationName: 'reader-test' }).initialize();
     for (const time of SERIES.flatMap((s) => s.times)) await ds.query('SELECT ingest.ensure_readings_partition($1::timestamptz)', [time]);
-    for (const [deviceId, channels] of [[1, 2], [2, 1], [3, 1]]) {
-      await ds.query(`INSERT INTO ingest.devices (org_id, device_id, name, channels, activated_at) VALUES ($1, $2, 'd', $3, '2026-01-01Z')`, [ORG, deviceId, channels]);
+    for (const [deviceId, channels] of [
+      [1, 2],
+      [2, 1],
+      [3, 1],
+    ]) {
+      await ds.query(`INSERT INTO ingest.devices (org_id, device_id, name, channels, activated_at) VALUES ($1, $2, 'd', $3, '2026-01-01Z')`, [
+        ORG,
+        deviceId,
+        channels,
+      ]);
     }
     let seq = 0;
     for (const { deviceId, channel, times, values } of SERIES) {
@@ -83,7 +104,12 @@ describe('intervalsOverlapping (packed) and deviceHistory answer exactly as the 
   it.each([
     ['everything', 1, at('2026-10-01T00:00:00Z'), at('2026-12-01T00:00:00Z')],
     ['a local day in +05:30 across the microsecond readings', 1, at('2026-10-24T18:30:00Z'), at('2026-10-25T18:30:00Z')],
-    ['from exactly a reading (its interval comes along, adding nothing) to exactly a reading (the next one spans the end)', 1, at('2026-10-25T00:00:00Z'), at('2026-10-25T01:00:00Z')],
+    [
+      'from exactly a reading (its interval comes along, adding nothing) to exactly a reading (the next one spans the end)',
+      1,
+      at('2026-10-25T00:00:00Z'),
+      at('2026-10-25T01:00:00Z'),
+    ],
     ['inside the gap: only the spanning interval', 1, at('2026-10-26T00:00:00Z'), at('2026-10-27T00:00:00Z')],
     ['ending on a reading with microseconds', 1, at('2026-10-25T00:00:00Z'), Date.parse('2026-11-01T00:15:00.999Z')],
     ['before the first reading', 1, at('2026-09-01T00:00:00Z'), at('2026-10-01T00:00:00Z')],

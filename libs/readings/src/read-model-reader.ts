@@ -39,10 +39,11 @@ export async function findDevices(db: Queryable, orgId: string, deviceIds: reado
 
 /** One page of the organization's devices ordered by id, after `afterId`; asks for one more to know if more exist. */
 export async function listDevices(db: Queryable, orgId: string, afterId: number, limit: number): Promise<{ devices: DeviceRecord[]; hasMore: boolean }> {
-  const rows: DeviceRow[] = await db.query(
-    `SELECT ${DEVICE_COLUMNS} FROM ingest.devices WHERE org_id = $1 AND device_id > $2 ORDER BY device_id LIMIT $3`,
-    [orgId, afterId, limit + 1],
-  );
+  const rows: DeviceRow[] = await db.query(`SELECT ${DEVICE_COLUMNS} FROM ingest.devices WHERE org_id = $1 AND device_id > $2 ORDER BY device_id LIMIT $3`, [
+    orgId,
+    afterId,
+    limit + 1,
+  ]);
   return { devices: rows.slice(0, limit).map(toDevice), hasMore: rows.length > limit };
 }
 

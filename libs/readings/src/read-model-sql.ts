@@ -69,4 +69,3 @@ const RUNNING_TOTAL_AT = (at: string) => `
     (SELECT l.cum FROM ingest.readings l WHERE l.org_id = d.org_id AND l.device_id = d.device_id AND l.channel = c.channel AND l.read_at < ${at}::timestamptz
      ORDER BY l.read_at DESC LIMIT 1),
     0)::float8`;
-

@@ -53,7 +53,9 @@ async function latestStored(runner: QueryRunner, rows: readonly ReadingRow[]): P
                          ORDER BY r.read_at DESC LIMIT 1) l`,
     [list.map((r) => r.orgId), list.map((r) => r.deviceId), list.map((r) => r.channel)],
   );
-  return new Map(found.map((r) => [channelKey({ orgId: r.org_id, deviceId: r.device_id, channel: r.channel }), { readAt: r.read_at, value: r.value, cum: r.cum }]));
+  return new Map(
+    found.map((r) => [channelKey({ orgId: r.org_id, deviceId: r.device_id, channel: r.channel }), { readAt: r.read_at, value: r.value, cum: r.cum }]),
+  );
 }
 
 /**
@@ -106,10 +108,7 @@ async function appendReadings(runner: QueryRunner, rows: readonly ReadingRow[], 
 
 async function lockDevices(runner: QueryRunner, keys: readonly string[]) {
   // pg_advisory_xact_lock is volatile, so it runs after the sort: ascending hash order.
-  await runner.query(
-    `SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest($1::text[]) AS k ORDER BY h) AS s`,
-    [keys],
-  );
+  await runner.query(`SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest($1::text[]) AS k ORDER BY h) AS s`, [keys]);
 }
 
 async function applyDeviceUpdate(runner: QueryRunner, update: DeviceUpdate) {

@@ -18,11 +18,23 @@ describe('latestPerKey', () => {
     ['within one message the later item wins', [row({ value: 1 }), row({ value: 3 })], [3]],
     ['different channels are different readings', [row({ value: 1 }), row({ value: 3, channel: 2 })], [1, 3]],
     ['different devices are different readings', [row({ value: 1 }), row({ value: 3, deviceId: 2 })], [1, 3]],
-    ['a repeat after other readings still replaces the first', [row({ readAt: 1, value: 1 }), row({ readAt: 2, value: 2 }), row({ readAt: 1, value: 3, seq: 2 }), row({ readAt: 3, value: 4 })], [3, 2, 4]],
-    ['devices interleaved keep their own order', [row({ readAt: 2, value: 1 }), row({ deviceId: 2, readAt: 1, value: 2 }), row({ readAt: 1, value: 3 }), row({ deviceId: 2, readAt: 2, value: 4 })], [1, 3, 2, 4]],
+    [
+      'a repeat after other readings still replaces the first',
+      [row({ readAt: 1, value: 1 }), row({ readAt: 2, value: 2 }), row({ readAt: 1, value: 3, seq: 2 }), row({ readAt: 3, value: 4 })],
+      [3, 2, 4],
+    ],
+    [
+      'devices interleaved keep their own order',
+      [row({ readAt: 2, value: 1 }), row({ deviceId: 2, readAt: 1, value: 2 }), row({ readAt: 1, value: 3 }), row({ deviceId: 2, readAt: 2, value: 4 })],
+      [1, 3, 2, 4],
+    ],
     // 2^44 ms after 1970 on channel 1 is the same number as 1970 on channel 2 in a channel x 2^44 + ms key
     ['channels far apart in time stay apart', [row({ channel: 1, readAt: 2 ** 44, value: 1 }), row({ channel: 2, readAt: 0, value: 2 })], [1, 2]],
-    ['channels before 1970 stay apart', [row({ channel: 2, readAt: Date.UTC(1469, 0, 1), value: 1 }), row({ channel: 1, readAt: Date.UTC(1469, 0, 1) + 2 ** 44, value: 2 })], [1, 2]],
+    [
+      'channels before 1970 stay apart',
+      [row({ channel: 2, readAt: Date.UTC(1469, 0, 1), value: 1 }), row({ channel: 1, readAt: Date.UTC(1469, 0, 1) + 2 ** 44, value: 2 })],
+      [1, 2],
+    ],
     ['times before 1970 repeat like any other', [row({ readAt: -5, value: 1 }), row({ readAt: -5, value: 2, seq: 2 }), row({ readAt: -5, value: 0 })], [2]],
   ])('%s', (_name, rows, values) => {
     expect(latestPerKey(rows).map((r) => r.value)).toEqual(values);

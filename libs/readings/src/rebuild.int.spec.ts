@@ -25,9 +25,15 @@ describe('rebuilding the derived columns from stored readings', () => {
   it('restores the intervals and running totals of the library after they were damaged, and changes nothing when they are right', async () => {
     const readings = Array.from({ length: 12 }, (_, i) => ({ readAt: T0 + i * H, value: i === 7 ? 0.5 : 10 + i * 1.25 }));
     const rows = readings.map((r, i) => ({ orgId: 'o1', deviceId: 5, channel: 1, ...r, seq: i + 1 }));
-    await ensurePartitions((sql, params) => ds.query(sql, params), rows.map((r) => r.readAt), new Set());
+    await ensurePartitions(
+      (sql, params) => ds.query(sql, params),
+      rows.map((r) => r.readAt),
+      new Set(),
+    );
     await ds.transaction((m) => writeBatch(m.queryRunner!, rows, []));
-    await ds.query(`UPDATE ingest.readings SET delta = 99, cum = -1, reset = NOT reset, prev_read_at = NULL WHERE read_at > $1`, [new Date(T0 + 4 * H).toISOString()]);
+    await ds.query(`UPDATE ingest.readings SET delta = 99, cum = -1, reset = NOT reset, prev_read_at = NULL WHERE read_at > $1`, [
+      new Date(T0 + 4 * H).toISOString(),
+    ]);
 
     expect(await devicesToRebuild(ds, 'o1')).toEqual([{ orgId: 'o1', deviceId: 5 }]);
     expect(await devicesToRebuild(ds, 'nobody')).toEqual([]);
@@ -39,7 +45,11 @@ describe('rebuilding the derived columns from stored readings', () => {
        FROM ingest.readings WHERE org_id = 'o1' AND device_id = 5 ORDER BY read_at`,
     );
     const expected = intervalsFromReadings(readings);
-    expect(stored.slice(1).map((r: { start: number; end: number; delta: number; reset: boolean }) => ({ start: r.start, end: r.end, delta: r.delta, reset: r.reset }))).toEqual(expected);
+    expect(
+      stored
+        .slice(1)
+        .map((r: { start: number; end: number; delta: number; reset: boolean }) => ({ start: r.start, end: r.end, delta: r.delta, reset: r.reset })),
+    ).toEqual(expected);
     let running = 0;
     expect(stored.map((r: { cum: number }) => r.cum)).toEqual([0, ...expected.map((i) => (running += i.delta))].map((v) => expect.closeTo(v, 9)));
   });

@@ -22,10 +22,5 @@ export const METHOD_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 export const TARGET_RE = /^\/[\x21\x22\x24-\x7e]*$/;
 
 export function isValidTimestamp(timestamp: unknown): timestamp is number {
-  return (
-    typeof timestamp === 'number' &&
-    Number.isSafeInteger(timestamp) &&
-    timestamp >= 0 &&
-    timestamp <= MAX_TIMESTAMP
-  );
+  return typeof timestamp === 'number' && Number.isSafeInteger(timestamp) && timestamp >= 0 && timestamp <= MAX_TIMESTAMP;
 }

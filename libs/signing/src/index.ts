@@ -16,13 +16,7 @@ export { signingString, type SigningStringInput } from './signing-string';
 export { sign, type SignInput, type SignResult } from './sign';
 export { verifySignature, type VerifyInput } from './verify';
 export { timestampWithinSkew } from './skew';
-export {
-  accessKeyKind,
-  isPublicAccessKey,
-  isSecretAccessKey,
-  signatureKindAllowed,
-  type AccessKeyKind,
-} from './access-key';
+export { accessKeyKind, isPublicAccessKey, isSecretAccessKey, signatureKindAllowed, type AccessKeyKind } from './access-key';
 export { authorizationHeader, type AuthorizationHeaderInput } from './authorization-header';
 export {
   parseAuthorization,

@@ -37,7 +37,12 @@ describe('parseAuthorization: valid headers', () => {
   it('accepts the three fields in any order', () => {
     const fields = [`access_key=${KEY}`, `signature=${SIG}`, `timestamp=${TS}`];
     const orders = [
-      [0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0],
+      [0, 1, 2],
+      [0, 2, 1],
+      [1, 0, 2],
+      [1, 2, 0],
+      [2, 0, 1],
+      [2, 1, 0],
     ];
     for (const order of orders) {
       const header = `SVC-HMAC ${order.map((i) => fields[i]).join(' ')}`;
@@ -47,7 +52,11 @@ describe('parseAuthorization: valid headers', () => {
 
   it('accepts a public key with the literal signature "public"', () => {
     expect(parseAuthorization(`SVC-HMAC access_key=pk_live_x signature=public timestamp=${TS}`)).toEqual({
-      ok: true, accessKey: 'pk_live_x', keyKind: 'public', signature: 'public', timestamp: TS,
+      ok: true,
+      accessKey: 'pk_live_x',
+      keyKind: 'public',
+      signature: 'public',
+      timestamp: TS,
     });
   });
 
@@ -67,7 +76,9 @@ describe('parseAuthorization: valid headers', () => {
     expect(parseAuthorization(`SVC-HMAC access_key=sk_live_a signature=${SIG} timestamp=0`)).toMatchObject({ ok: true, timestamp: 0 });
     const long = `sk_live_${'Z'.repeat(128)}`;
     expect(parseAuthorization(`SVC-HMAC access_key=${long} signature=${SIG} timestamp=999999999999`)).toMatchObject({
-      ok: true, accessKey: long, timestamp: 999_999_999_999,
+      ok: true,
+      accessKey: long,
+      timestamp: 999_999_999_999,
     });
   });
 });

@@ -72,7 +72,13 @@ export function parseAuthorization(header: string | null | undefined): Authoriza
   const canonical = typeof header === 'string' ? CANONICAL_RE.exec(header) : null;
   if (canonical !== null) {
     const accessKey = canonical[1];
-    return { ok: true, accessKey, keyKind: accessKey.startsWith(SECRET_ACCESS_KEY_PREFIX) ? 'secret' : 'public', signature: canonical[2], timestamp: Number(canonical[3]) };
+    return {
+      ok: true,
+      accessKey,
+      keyKind: accessKey.startsWith(SECRET_ACCESS_KEY_PREFIX) ? 'secret' : 'public',
+      signature: canonical[2],
+      timestamp: Number(canonical[3]),
+    };
   }
   return parseAnyOrder(header);
 }

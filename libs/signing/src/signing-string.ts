@@ -28,8 +28,7 @@ export function signingString(input: SigningStringInput): string {
   }
   if (typeof target !== 'string' || !TARGET_RE.test(target)) {
     throw new TypeError(
-      'target must be the origin-form request target as sent (e.g. /meter/v1/devices?limit=10): ' +
-        'starting with "/", visible ASCII, no fragment',
+      'target must be the origin-form request target as sent (e.g. /meter/v1/devices?limit=10): ' + 'starting with "/", visible ASCII, no fragment',
     );
   }
   if (typeof bodySha256 !== 'string' || !SHA256_HEX_RE.test(bodySha256)) {

@@ -282,9 +282,9 @@ describe('signRequest', () => {
     if (!parsed.ok) throw new Error(parsed.detail);
     expect(parsed).toMatchObject({ accessKey, keyKind: 'secret', timestamp });
     expect(signatureKindAllowed(parsed.accessKey, parsed.signature)).toBe(true);
-    expect(
-      verifySignature({ secretKey, method: 'POST', target: '/meter/v1/dashboard', body, timestamp: parsed.timestamp, signature: parsed.signature }),
-    ).toBe(true);
+    expect(verifySignature({ secretKey, method: 'POST', target: '/meter/v1/dashboard', body, timestamp: parsed.timestamp, signature: parsed.signature })).toBe(
+      true,
+    );
   });
 
   it('defaults the timestamp to the current Unix second', () => {

@@ -1,15 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  authorizationHeader,
-  bodySha256Hex,
-  parseAuthorization,
-  sign,
-  signingString,
-  signRequest,
-  verifySignature,
-} from './index';
+import { authorizationHeader, bodySha256Hex, parseAuthorization, sign, signingString, signRequest, verifySignature } from './index';
 
 interface Vector {
   name: string;
@@ -56,18 +48,14 @@ describe('independent SVC-HMAC vectors', () => {
 
     it('reproduces body_sha256, signing_string, signature and the header', () => {
       expect(bodySha256Hex(body)).toBe(v.body_sha256);
-      expect(
-        signingString({ method: v.method, target: v.target, bodySha256: v.body_sha256, timestamp: v.timestamp }),
-      ).toBe(v.signing_string);
+      expect(signingString({ method: v.method, target: v.target, bodySha256: v.body_sha256, timestamp: v.timestamp })).toBe(v.signing_string);
       const signed = sign({ secretKey, method: v.method, target: v.target, body, timestamp: v.timestamp });
       expect(signed.signingString).toBe(v.signing_string);
       expect(signed.signature).toBe(v.signature);
-      expect(authorizationHeader({ accessKey, signature: signed.signature, timestamp: v.timestamp })).toBe(
-        v.authorization,
-      );
-      expect(
-        signRequest({ accessKey, secretKey, method: v.method, target: v.target, body, timestamp: v.timestamp }),
-      ).toEqual({ authorization: v.authorization });
+      expect(authorizationHeader({ accessKey, signature: signed.signature, timestamp: v.timestamp })).toBe(v.authorization);
+      expect(signRequest({ accessKey, secretKey, method: v.method, target: v.target, body, timestamp: v.timestamp })).toEqual({
+        authorization: v.authorization,
+      });
     });
 
     it('a string body hashes like its UTF-8 bytes', () => {

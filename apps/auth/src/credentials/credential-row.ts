@@ -14,8 +14,7 @@ export interface CredentialRow {
   version: number;
 }
 
-export const CREDENTIAL_COLUMNS =
-  'id, org_id, name, type, access_key, scopes, allowed_cidrs, status, created_at, revoked_at, last_used_at, version';
+export const CREDENTIAL_COLUMNS = 'id, org_id, name, type, access_key, scopes, allowed_cidrs, status, created_at, revoked_at, last_used_at, version';
 
 /** The list shape of contract section 4 (every field of spec 2.1 but secret_key). */
 export function credentialView(row: CredentialRow) {

@@ -15,7 +15,8 @@ describe('CredentialUsageListener on the real auth tables', () => {
 
   const bytes = (report: unknown) => new TextEncoder().encode(JSON.stringify(report));
   const lastUsed = async (id: string) =>
-    ((await db.query('SELECT last_used_at FROM auth.credentials WHERE id = $1', [id])) as { last_used_at: Date | null }[])[0].last_used_at?.toISOString() ?? null;
+    ((await db.query('SELECT last_used_at FROM auth.credentials WHERE id = $1', [id])) as { last_used_at: Date | null }[])[0].last_used_at?.toISOString() ??
+    null;
   const credential = async (id: string, orgId: string) =>
     db.query(
       `INSERT INTO auth.credentials (id, org_id, name, type, access_key, scopes, allowed_cidrs, sealed_secret, status, created_at, version)

@@ -4,14 +4,7 @@ import { AdminSessionGuard } from '../sessions/admin-session.guard';
 import type { CurrentAdminInfo } from '../sessions/current-admin';
 import { CurrentAdmin } from '../sessions/current-admin.decorator';
 import { createCredentialRequest, updateCredentialRequest } from './credential-schemas';
-import {
-  ApiAvailableScopes,
-  ApiCreateCredential,
-  ApiGetCredential,
-  ApiListCredentials,
-  ApiRevokeCredential,
-  ApiSetAllowedCidrs,
-} from './credentials.openapi';
+import { ApiAvailableScopes, ApiCreateCredential, ApiGetCredential, ApiListCredentials, ApiRevokeCredential, ApiSetAllowedCidrs } from './credentials.openapi';
 import { CredentialsService } from './credentials.service';
 
 @Controller('org-api-credentials')

@@ -58,13 +58,20 @@ export const ApiAvailableScopes = () =>
     ApiOperation({ summary: 'Scopes the organization may grant', description: 'The scopes a new credential of this organization may hold.' }),
     ApiOkResponse({
       description: 'The scopes.',
-      schema: { type: 'object', required: ['scopes'], properties: { scopes: { type: 'array', items: { type: 'string', examples: ['meter:consumption:read'] } } } },
+      schema: {
+        type: 'object',
+        required: ['scopes'],
+        properties: { scopes: { type: 'array', items: { type: 'string', examples: ['meter:consumption:read'] } } },
+      },
     }),
   );
 
 export const ApiCreateCredential = () =>
   applyDecorators(
-    ApiOperation({ summary: 'Create an API credential', description: 'Issues an access key (and, for a secret credential, a secret key shown only in this answer).' }),
+    ApiOperation({
+      summary: 'Create an API credential',
+      description: 'Issues an access key (and, for a secret credential, a secret key shown only in this answer).',
+    }),
     ApiBody({ required: true, schema: openApiSchemaOf(createCredentialRequest) }),
     ApiCreatedResponse({ description: 'The credential with its secret_key.', schema: CREATED }),
   );
@@ -88,12 +95,18 @@ export const ApiGetCredential = () =>
 
 export const ApiSetAllowedCidrs = () =>
   applyDecorators(
-    ApiOperation({ summary: "Set a credential's allowed source ranges", description: 'Replaces allowed_cidrs (IPv4 and IPv6 CIDRs; an empty list allows any address); the gateway applies it within a second.' }),
+    ApiOperation({
+      summary: "Set a credential's allowed source ranges",
+      description: 'Replaces allowed_cidrs (IPv4 and IPv6 CIDRs; an empty list allows any address); the gateway applies it within a second.',
+    }),
     ID,
     ApiBody({ required: true, schema: openApiSchemaOf(updateCredentialRequest) }),
     ApiOkResponse({ description: 'The credential as it is now.', schema: CREDENTIAL }),
     UNKNOWN,
-    ApiResponse({ status: 409, ...problemResponse('`credential_revoked`: a revoked credential keeps its list; `concurrent_modification`: changed meanwhile, retry.') }),
+    ApiResponse({
+      status: 409,
+      ...problemResponse('`credential_revoked`: a revoked credential keeps its list; `concurrent_modification`: changed meanwhile, retry.'),
+    }),
   );
 
 export const ApiRevokeCredential = () =>

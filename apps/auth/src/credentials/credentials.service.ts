@@ -84,10 +84,9 @@ export class CredentialsService {
   }
 
   async list(admin: CurrentAdminInfo) {
-    const rows = (await this.dataSource.query(
-      `SELECT ${CREDENTIAL_COLUMNS} FROM auth.credentials WHERE org_id = $1 ORDER BY created_at, id`,
-      [admin.orgId],
-    )) as CredentialRow[];
+    const rows = (await this.dataSource.query(`SELECT ${CREDENTIAL_COLUMNS} FROM auth.credentials WHERE org_id = $1 ORDER BY created_at, id`, [
+      admin.orgId,
+    ])) as CredentialRow[];
     return rows.map(credentialView);
   }
 

@@ -20,11 +20,15 @@ describe('event store against Postgres', () => {
   });
 
   const revoked = (version: number) =>
-    newEvent('credential.revoked', { aggregateId: 'cred_a', orgId: 'org_a', version }, {
-      credential_id: 'cred_a',
-      access_key: 'sk_live_a',
-      revoked_at: new Date().toISOString(),
-    });
+    newEvent(
+      'credential.revoked',
+      { aggregateId: 'cred_a', orgId: 'org_a', version },
+      {
+        credential_id: 'cred_a',
+        access_key: 'sk_live_a',
+        revoked_at: new Date().toISOString(),
+      },
+    );
 
   it('refuses a second event with the same aggregate version, rolling back its transaction', async () => {
     await db.transaction((m) => appendEvents(m, [revoked(1)]));

@@ -125,17 +125,23 @@ describe('outbox relay against Postgres and JetStream', () => {
   it('listens again after losing its LISTEN connection', async () => {
     const relay = new OutboxRelay(db, publish, { databaseUrl: infra.databaseUrl, pollMs: 60_000 });
     const listeners = async () =>
-      ((await db.query(
-        `SELECT pid FROM pg_stat_activity WHERE application_name = 'auth-outbox-listener' AND datname = current_database()`,
-      )) as { pid: number }[]).map((r) => r.pid);
+      (
+        (await db.query(`SELECT pid FROM pg_stat_activity WHERE application_name = 'auth-outbox-listener' AND datname = current_database()`)) as {
+          pid: number;
+        }[]
+      ).map((r) => r.pid);
     await relay.start();
     try {
       const [first] = await eventually(async () => ((await listeners()).length === 1 ? listeners() : false), 5000, 'listener connected');
       await db.query('SELECT pg_terminate_backend($1)', [first]);
-      await eventually(async () => {
-        const now = await listeners();
-        return now.length === 1 && now[0] !== first;
-      }, 15_000, 'listener reconnected');
+      await eventually(
+        async () => {
+          const now = await listeners();
+          return now.length === 1 && now[0] !== first;
+        },
+        15_000,
+        'listener reconnected',
+      );
       await eventually(async () => (await unpublished()) === 0, 5000, 'idle');
       const ids = await commitEvents();
       await eventually(async () => (await copiesOf(ids)).every((c) => c === 1), 5000, 'events published after the reconnect');

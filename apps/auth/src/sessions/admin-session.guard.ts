@@ -26,9 +26,15 @@ export class AdminSessionGuard implements CanActivate {
     if (!match) throw new ProblemException(401, 'malformed_authorization', 'expected Authorization: Bearer <access_token>', {}, BEARER);
     const admin = await this.sessions.authenticate(match[1]);
     if (!admin) {
-      throw new ProblemException(401, 'invalid_session', 'the session token is unknown, expired or ended; log in again', {}, {
-        'WWW-Authenticate': 'Bearer error="invalid_token"',
-      });
+      throw new ProblemException(
+        401,
+        'invalid_session',
+        'the session token is unknown, expired or ended; log in again',
+        {},
+        {
+          'WWW-Authenticate': 'Bearer error="invalid_token"',
+        },
+      );
     }
     request[ADMIN_KEY] = admin;
     return true;

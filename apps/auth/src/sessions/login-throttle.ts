@@ -39,10 +39,7 @@ export class LoginThrottle {
   async takeAttempt(email: string, address: string): Promise<void> {
     const window = this.config.LOGIN_THROTTLE_WINDOW_SECONDS;
     const [[emailCount, emailTtl], [addressCount, addressTtl]] = (await this.guarded(() =>
-      Promise.all([
-        this.redis.eval(TAKE_ATTEMPT, 1, this.emailKey(email), window),
-        this.redis.eval(TAKE_ATTEMPT, 1, this.addressKey(address), window),
-      ]),
+      Promise.all([this.redis.eval(TAKE_ATTEMPT, 1, this.emailKey(email), window), this.redis.eval(TAKE_ATTEMPT, 1, this.addressKey(address), window)]),
     )) as [number, number][];
     const ttls: number[] = [];
     if (emailCount > this.config.LOGIN_MAX_FAILURES_PER_EMAIL) ttls.push(emailTtl);
@@ -73,9 +70,15 @@ export class LoginThrottle {
     try {
       return await operation();
     } catch {
-      throw new ProblemException(503, 'throttle_unavailable', 'logins are paused while the attempt counter is unreachable; retry shortly', {}, {
-        'Retry-After': '5',
-      });
+      throw new ProblemException(
+        503,
+        'throttle_unavailable',
+        'logins are paused while the attempt counter is unreachable; retry shortly',
+        {},
+        {
+          'Retry-After': '5',
+        },
+      );
     }
   }
 }

@@ -25,10 +25,16 @@ export const ApiLogin = () =>
     ApiBody({ required: true, schema: openApiSchemaOf(loginRequest) }),
     ApiOkResponse({ description: 'The session.', schema: SESSION }),
     ApiResponse({ status: 401, ...problemResponse('`invalid_credentials`: the email or the password is wrong (the same answer for both).') }),
-    ApiResponse({ status: 429, ...problemResponse('`rate_limited`: too many failed logins for this email or from this address. Honour Retry-After.', RETRY_AFTER_HEADER) }),
+    ApiResponse({
+      status: 429,
+      ...problemResponse('`rate_limited`: too many failed logins for this email or from this address. Honour Retry-After.', RETRY_AFTER_HEADER),
+    }),
     ApiResponse({
       status: 503,
-      ...problemResponse('`throttle_unavailable`: logins pause while the failed-attempt counter (Redis) is unreachable. Honour Retry-After.', RETRY_AFTER_HEADER),
+      ...problemResponse(
+        '`throttle_unavailable`: logins pause while the failed-attempt counter (Redis) is unreachable. Honour Retry-After.',
+        RETRY_AFTER_HEADER,
+      ),
     }),
   );
 

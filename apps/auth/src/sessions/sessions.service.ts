@@ -48,10 +48,9 @@ export class SessionsService implements OnModuleInit {
   async login(emailInput: string, password: string, address: string): Promise<IssuedSession> {
     const email = normalizeEmail(emailInput);
     await this.throttle.takeAttempt(email, address);
-    const [admin] = (await this.dataSource.query(
-      'SELECT id, org_id, email, password_hash, active, version FROM auth.admins WHERE lower(email) = $1',
-      [email],
-    )) as AdminRow[];
+    const [admin] = (await this.dataSource.query('SELECT id, org_id, email, password_hash, active, version FROM auth.admins WHERE lower(email) = $1', [
+      email,
+    ])) as AdminRow[];
     // An unknown email still costs one Argon2id verification (against the dummy hash), so timing tells nothing.
     const passwordOk = await verifyPassword(admin?.password_hash, password);
     // The attempt is already counted as a failure (takeAttempt); only a success gives it back.
@@ -101,10 +100,14 @@ export class SessionsService implements OnModuleInit {
     const expiresAt = new Date(now.getTime() + ttl * 1000);
     const rehashed = passwordNeedsRehash(admin.password_hash) ? await hashPassword(password) : undefined;
     await this.dataSource.transaction(async (manager) => {
-      await manager.query(
-        'INSERT INTO auth.sessions (id, token_hash, admin_id, org_id, created_at, expires_at, version) VALUES ($1, $2, $3, $4, $5, $6, 1)',
-        [sessionId, sha256Hex(accessToken), admin.id, admin.org_id, now, expiresAt],
-      );
+      await manager.query('INSERT INTO auth.sessions (id, token_hash, admin_id, org_id, created_at, expires_at, version) VALUES ($1, $2, $3, $4, $5, $6, 1)', [
+        sessionId,
+        sha256Hex(accessToken),
+        admin.id,
+        admin.org_id,
+        now,
+        expiresAt,
+      ]);
       const events: AuthEvent[] = [
         newEvent(
           'session.started',
@@ -122,7 +125,9 @@ export class SessionsService implements OnModuleInit {
           ]),
           admin.id,
         );
-        events.push(newEvent('admin.password_rehashed', { aggregateId: admin.id, orgId: admin.org_id, version: admin.version + 1 }, { admin_id: admin.id }, now));
+        events.push(
+          newEvent('admin.password_rehashed', { aggregateId: admin.id, orgId: admin.org_id, version: admin.version + 1 }, { admin_id: admin.id }, now),
+        );
       }
       await appendEvents(manager, events);
     });

@@ -42,7 +42,13 @@ function entryOfType(type: VaultEntryType): SchemaObject {
         properties: Object.fromEntries(
           Object.entries(limits).map(([name, max]) => [
             name,
-            { type: 'string', minLength: 1, maxLength: max, ...FIELD_NOTES[name], description: `${FIELD_NOTES[name]?.description ?? ''} At most ${max} characters, not blank.`.trim() },
+            {
+              type: 'string',
+              minLength: 1,
+              maxLength: max,
+              ...FIELD_NOTES[name],
+              description: `${FIELD_NOTES[name]?.description ?? ''} At most ${max} characters, not blank.`.trim(),
+            },
           ]),
         ),
       },
@@ -78,7 +84,10 @@ export const ApiUpsertVaultEntry = () =>
 
 export const ApiListVaultEntries = () =>
   applyDecorators(
-    ApiOperation({ summary: "List the organization's vault entries", description: 'Every entry with its fields masked (at most the last 4 characters, never more than a quarter).' }),
+    ApiOperation({
+      summary: "List the organization's vault entries",
+      description: 'Every entry with its fields masked (at most the last 4 characters, never more than a quarter).',
+    }),
     ApiOkResponse({
       description: 'The entries.',
       schema: { type: 'object', required: ['entries'], properties: { entries: { type: 'array', items: openApiSchemaOf(vaultEntrySummary, 'output') } } },

@@ -18,7 +18,10 @@ export const adminDeactivateCommand: Command = {
     const config = loadConfigOrExit();
     const dataSource = await authDataSource(config);
     try {
-      const [admin] = (await dataSource.query('SELECT id, org_id FROM auth.admins WHERE lower(email) = lower($1)', [email])) as { id: string; org_id: string }[];
+      const [admin] = (await dataSource.query('SELECT id, org_id FROM auth.admins WHERE lower(email) = lower($1)', [email])) as {
+        id: string;
+        org_id: string;
+      }[];
       if (!admin) throw new Error(`no admin with email ${email}`);
       const deactivated = await deactivateAdmin(dataSource, admin.id);
       // false: it was already inactive; nothing changed.

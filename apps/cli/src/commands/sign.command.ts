@@ -57,7 +57,7 @@ export const signCommand: Command = {
   name: 'sign',
   summary: 'print the SVC-HMAC Authorization header for a gateway request',
   usage:
-    "[-X METHOD] [-d BODY|@FILE] [--timestamp UNIX_SECONDS] [--access-key KEY] [--secret-key SECRET] URL\n\n" +
+    '[-X METHOD] [-d BODY|@FILE] [--timestamp UNIX_SECONDS] [--access-key KEY] [--secret-key SECRET] URL\n\n' +
     'The keys default to METER_ACCESS_KEY / METER_SECRET_KEY. Send exactly the signed body bytes, within 300 s.',
   async run(args) {
     const { values, positionals } = parseArgs({ args, options: { ...SIGNING_OPTIONS, timestamp: { type: 'string' } }, allowPositionals: true });

@@ -29,7 +29,17 @@ export const simulateCommand: Command = {
       await nc.drain();
     }
     const { readings, messages, from, to } = summary;
-    console.log(JSON.stringify({ org_id: options.orgId, meters: options.meters, first_device_id: options.firstId, readings, messages, from: new Date(from).toISOString(), to: new Date(to).toISOString() }));
+    console.log(
+      JSON.stringify({
+        org_id: options.orgId,
+        meters: options.meters,
+        first_device_id: options.firstId,
+        readings,
+        messages,
+        from: new Date(from).toISOString(),
+        to: new Date(to).toISOString(),
+      }),
+    );
   },
 };
 
@@ -37,19 +47,19 @@ type SimulateOptions = Omit<SimulationPlan, 'pricePerUnit' | 'now'>;
 
 function parseOptions(args: string[]): SimulateOptions {
   const values = parseFlags({
-      args,
-      options: {
-        org: { type: 'string' },
-        meters: { type: 'string', default: '10' },
-        days: { type: 'string', default: '100' },
-        interval: { type: 'string', default: '1h' },
-        'first-id': { type: 'string', default: '1' },
-        'time-zone': { type: 'string', default: 'Europe/Madrid' },
-        'per-message': { type: 'string', default: '100' },
-        seed: { type: 'string', default: '1' },
-      },
-      strict: true,
-    }).values;
+    args,
+    options: {
+      org: { type: 'string' },
+      meters: { type: 'string', default: '10' },
+      days: { type: 'string', default: '100' },
+      interval: { type: 'string', default: '1h' },
+      'first-id': { type: 'string', default: '1' },
+      'time-zone': { type: 'string', default: 'Europe/Madrid' },
+      'per-message': { type: 'string', default: '100' },
+      seed: { type: 'string', default: '1' },
+    },
+    strict: true,
+  }).values;
   if (!values.org || !ORG_ID.test(values.org)) throw new UsageError('--org must be an organization id of 1..64 characters [A-Za-z0-9_-]');
   const zone = values['time-zone'] ?? '';
   if (!isValidTimeZone(zone)) throw new UsageError('--time-zone must be an IANA time zone name');

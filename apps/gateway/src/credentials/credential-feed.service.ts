@@ -102,6 +102,5 @@ export class CredentialFeed implements OnModuleInit, OnApplicationShutdown {
 }
 
 function openerFor(ring: KeyRing) {
-  return (sealed: string, orgId: string, credentialId: string) =>
-    openText(ring, sealed, associatedData(credentialSecretAad(orgId, credentialId)));
+  return (sealed: string, orgId: string, credentialId: string) => openText(ring, sealed, associatedData(credentialSecretAad(orgId, credentialId)));
 }

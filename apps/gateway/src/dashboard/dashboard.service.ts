@@ -24,7 +24,10 @@ export class DashboardService {
     const now = this.clock.now();
     const [projected, latest, monthToDate] = await Promise.all([
       this.projections.project(orgId, found, zoneOverride, now),
-      this.readModel.latest(orgId, found.map((d) => d.deviceId)),
+      this.readModel.latest(
+        orgId,
+        found.map((d) => d.deviceId),
+      ),
       this.monthToDate(orgId, found, zoneOverride, now),
     ]);
     const panelsOf = (device: DeviceRecord) => {

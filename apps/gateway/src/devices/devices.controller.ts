@@ -27,12 +27,7 @@ export class DevicesController {
   @Get()
   @Header('content-type', 'application/json; charset=utf-8')
   @ApiDeviceList()
-  async list(
-    @CurrentCaller() caller: Caller,
-    @Query('limit') limit: unknown,
-    @Query('ipp') ipp: unknown,
-    @Query('next_page_token') token: unknown,
-  ) {
+  async list(@CurrentCaller() caller: Caller, @Query('limit') limit: unknown, @Query('ipp') ipp: unknown, @Query('next_page_token') token: unknown) {
     const size = limit !== undefined ? pageSize(limit, 'limit') : ipp !== undefined ? pageSize(ipp, 'ipp') : DEFAULT_PAGE_SIZE;
     let after = 0;
     if (token !== undefined) {

@@ -48,8 +48,18 @@ export const ApiDeviceList = () =>
       summary: "List the organization's devices",
       description: 'One page of devices ordered by id, in both list shapes of spec 2.2 (rows/has_more/next_page_token and devices/next_cursor).',
     }),
-    ApiQuery({ name: 'limit', required: false, description: `Page size 1..${MAX_PAGE_SIZE}; wins over \`ipp\`. Default ${DEFAULT_PAGE_SIZE}.`, schema: PAGE_SIZE }),
-    ApiQuery({ name: 'ipp', required: false, description: `Items per page 1..${MAX_PAGE_SIZE}, when \`limit\` is absent. Default ${DEFAULT_PAGE_SIZE}.`, schema: PAGE_SIZE }),
+    ApiQuery({
+      name: 'limit',
+      required: false,
+      description: `Page size 1..${MAX_PAGE_SIZE}; wins over \`ipp\`. Default ${DEFAULT_PAGE_SIZE}.`,
+      schema: PAGE_SIZE,
+    }),
+    ApiQuery({
+      name: 'ipp',
+      required: false,
+      description: `Items per page 1..${MAX_PAGE_SIZE}, when \`limit\` is absent. Default ${DEFAULT_PAGE_SIZE}.`,
+      schema: PAGE_SIZE,
+    }),
     ApiQuery({
       name: 'next_page_token',
       required: false,

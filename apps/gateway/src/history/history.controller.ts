@@ -10,7 +10,12 @@ export class HistoryController {
 
   @Get()
   @ApiDailyHistory()
-  daily(@CurrentCaller() caller: Caller, @Query('device_id') deviceId: unknown, @Query('period') period: unknown, @Headers('x-timezone') zone: string | undefined) {
+  daily(
+    @CurrentCaller() caller: Caller,
+    @Query('device_id') deviceId: unknown,
+    @Query('period') period: unknown,
+    @Headers('x-timezone') zone: string | undefined,
+  ) {
     const id = parseDeviceId(deviceId, 'device_id');
     return this.history.history(caller.orgId, id, period, requestedZone(zone));
   }

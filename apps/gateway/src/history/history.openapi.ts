@@ -18,10 +18,10 @@ const SERIES_HEAD = {
   decimal_places: { type: 'integer', minimum: 0 },
 } satisfies Record<string, SchemaObject>;
 
-const VALUE = { value: DECIMAL_STRING_SCHEMA, value_fmt: { type: 'string', description: 'The value with its unit.', examples: ['12.345 m3'] } } satisfies Record<
-  string,
-  SchemaObject
->;
+const VALUE = {
+  value: DECIMAL_STRING_SCHEMA,
+  value_fmt: { type: 'string', description: 'The value with its unit.', examples: ['12.345 m3'] },
+} satisfies Record<string, SchemaObject>;
 
 /** Spec 2.4 with contract 6. */
 const HISTORY: SchemaObject = {
@@ -127,7 +127,8 @@ export const ApiDailyHistory = () =>
     ApiQuery({
       name: 'period',
       required: true,
-      description: '`7D` or `15D` (the last days ending today), `CURRENT_MONTH` (day 1 to today) or a month `YYYY-MM` (the whole month, the current one too; not a future one).',
+      description:
+        '`7D` or `15D` (the last days ending today), `CURRENT_MONTH` (day 1 to today) or a month `YYYY-MM` (the whole month, the current one too; not a future one).',
       schema: {
         anyOf: [
           { type: 'string', enum: ['7D', '15D', 'CURRENT_MONTH'] },

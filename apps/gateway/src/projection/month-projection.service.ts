@@ -28,7 +28,12 @@ export class MonthProjectionService {
   ) {}
 
   /** `now`: the caller's instant when it computes more from the same one (the dashboard); else the clock's. */
-  async project(orgId: string, devices: readonly DeviceRecord[], zoneOverride: string | undefined, now = this.clock.now()): Promise<Map<number, DeviceProjection>> {
+  async project(
+    orgId: string,
+    devices: readonly DeviceRecord[],
+    zoneOverride: string | undefined,
+    now = this.clock.now(),
+  ): Promise<Map<number, DeviceProjection>> {
     const byZone = new Map<string, DeviceRecord[]>();
     for (const device of devices) {
       const zone = zoneOverride ?? device.timeZone;

@@ -1,6 +1,13 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, type SchemaObject } from '@nestjs/swagger';
-import { ApiDeviceIdQuery, ApiTimeZoneHeader, ApiUnknownDevice, DEVICE_ID_SCHEMA, LOCAL_DATE_SCHEMA, RATE_LIMIT_STATE } from '../read-model/request-params.openapi';
+import {
+  ApiDeviceIdQuery,
+  ApiTimeZoneHeader,
+  ApiUnknownDevice,
+  DEVICE_ID_SCHEMA,
+  LOCAL_DATE_SCHEMA,
+  RATE_LIMIT_STATE,
+} from '../read-model/request-params.openapi';
 import { MAX_BULK_DEVICES } from './bulk-limit';
 
 const DEVICE_ID_STRING: SchemaObject = { type: 'string', pattern: '^[1-9][0-9]*$', examples: ['42'] };

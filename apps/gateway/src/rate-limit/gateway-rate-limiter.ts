@@ -43,9 +43,7 @@ export class GatewayRateLimiter implements OnModuleInit {
   onModuleInit() {
     // A reconnect ends the outage at once, not at the next request.
     this.redis.on('ready', () => this.setDegraded(false));
-    this.readiness.describe(() =>
-      this.usingLocal() ? { readiness: 'degraded', limiter: 'in-process' } : { limiter: 'redis' },
-    );
+    this.readiness.describe(() => (this.usingLocal() ? { readiness: 'degraded', limiter: 'in-process' } : { limiter: 'redis' }));
   }
 
   get isDegraded(): boolean {

@@ -43,7 +43,7 @@ describe('MemoryRateLimiter (sliding-window log)', () => {
     const limiter = new MemoryRateLimiter(() => now);
     let log: number[] = [];
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let i = 0; i < 20_000; i++) {
       now += Math.floor(random() * 12); // bursts and pauses around a 2,500-per-window limit
       const expected = reference(log, now, 2500, 10_000);

@@ -68,7 +68,7 @@ describe('RedisRateLimiter', () => {
     expect((await limiter.consume('rl:{ip:192.0.2.2}', 3, 60_000)).remaining).toBe(2);
   });
 
-  it('decides the requests of one event-loop turn with one script call per key, exactly, past the script\'s ZADD chunk of 500', async () => {
+  it("decides the requests of one event-loop turn with one script call per key, exactly, past the script's ZADD chunk of 500", async () => {
     const limiter = new RedisRateLimiter(clients[0]);
     const calls = vi.spyOn(clients[0] as unknown as { meterSlidingWindow: (...args: unknown[]) => Promise<unknown> }, 'meterSlidingWindow');
     try {
@@ -83,7 +83,13 @@ describe('RedisRateLimiter', () => {
       expect(Math.max(...allowed.map((d) => d.remaining))).toBe(1_099);
       expect(many.slice(1_100).every((d) => !d.allowed && d.remaining === 0 && d.resetMs > 55_000)).toBe(true);
       expect(await clients[0].zcard('rl:{cred:c}')).toBe(1_100);
-      expect(other.map((d) => [d.allowed, d.remaining])).toEqual([[true, 2], [true, 1], [true, 0], [false, 0], [false, 0]]);
+      expect(other.map((d) => [d.allowed, d.remaining])).toEqual([
+        [true, 2],
+        [true, 1],
+        [true, 0],
+        [false, 0],
+        [false, 0],
+      ]);
       // The next turn is a new call that sees the window the batch left.
       expect(await limiter.consume('rl:{cred:d}', 3, 60_000)).toMatchObject({ allowed: false, remaining: 0 });
       expect(calls).toHaveBeenCalledTimes(3);
@@ -92,7 +98,7 @@ describe('RedisRateLimiter', () => {
     }
   });
 
-  it('holds the requests that arrive while a key\'s call is out and decides them together by the next call, in order', async () => {
+  it("holds the requests that arrive while a key's call is out and decides them together by the next call, in order", async () => {
     const limiter = new RedisRateLimiter(clients[1]);
     const client = clients[1] as unknown as { meterSlidingWindow: (...args: unknown[]) => Promise<[number, number, number]> };
     const real = client.meterSlidingWindow.bind(client);

@@ -11,13 +11,25 @@ describe('batchDecision', () => {
   });
 
   it('refuses the whole batch with remaining 0 when the window is full, and never reports a negative remaining', () => {
-    expect(batchDecision(0, { admitted: 0, before: 60, resetMs: 1_500 }, 60, 60_000)).toEqual({ allowed: false, limit: 60, windowSeconds: 60, remaining: 0, resetMs: 1_500 });
+    expect(batchDecision(0, { admitted: 0, before: 60, resetMs: 1_500 }, 60, 60_000)).toEqual({
+      allowed: false,
+      limit: 60,
+      windowSeconds: 60,
+      remaining: 0,
+      resetMs: 1_500,
+    });
     // A limit lowered below what the window already holds.
     expect(batchDecision(1, { admitted: 0, before: 80, resetMs: 9 }, 60, 60_000).remaining).toBe(0);
   });
 
   it('gives a lone request what the one-request script gave', () => {
-    expect(batchDecision(0, { admitted: 1, before: 0, resetMs: 60_000 }, 60, 60_000)).toEqual({ allowed: true, limit: 60, windowSeconds: 60, remaining: 59, resetMs: 60_000 });
+    expect(batchDecision(0, { admitted: 1, before: 0, resetMs: 60_000 }, 60, 60_000)).toEqual({
+      allowed: true,
+      limit: 60,
+      windowSeconds: 60,
+      remaining: 59,
+      resetMs: 60_000,
+    });
     expect(batchDecision(0, { admitted: 1, before: 59, resetMs: 100 }, 60, 60_000)).toMatchObject({ allowed: true, remaining: 0 });
   });
 });

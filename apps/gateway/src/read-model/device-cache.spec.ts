@@ -45,7 +45,8 @@ function heldLoad(cache: DeviceCache) {
 }
 
 /** Device 1's name as the cache answers it now, were it to load ('new name'). */
-const nameNow = async (cache: DeviceCache) => (await cache.page('o', 0, 10, async () => ({ devices: [device(1, 'new name')], hasMore: false }))).devices[0].name;
+const nameNow = async (cache: DeviceCache) =>
+  (await cache.page('o', 0, 10, async () => ({ devices: [device(1, 'new name')], hasMore: false }))).devices[0].name;
 
 describe('DeviceCache', () => {
   it('is off until enabled: every call loads', async () => {
@@ -149,7 +150,10 @@ describe('DeviceCache', () => {
   });
 
   it('drops an organization whose entries outgrow its record budget', async () => {
-    const { cache, calls, load } = enabledCache([1, 2, 3, 4].map((id) => device(id)), { recordsPerOrganization: 5 });
+    const { cache, calls, load } = enabledCache(
+      [1, 2, 3, 4].map((id) => device(id)),
+      { recordsPerOrganization: 5 },
+    );
     await cache.page('o', 0, 10, load(0, 10)); // weight 5: kept
     await cache.page('o', 0, 10, load(0, 10));
     expect(calls).toHaveLength(1);

@@ -74,9 +74,7 @@ describe('the device cache hears the read model (real Postgres triggers and LIST
   });
 
   it('turns itself off while LISTEN is gone, and on again when it is back', async () => {
-    await ds.query(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'gateway-device-changes' AND datname = current_database()`,
-    );
+    await ds.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'gateway-device-changes' AND datname = current_database()`);
     await eventually(async () => !cache.active, 5000, 'the cache off');
     const before = loads.length;
     await page('org_b');

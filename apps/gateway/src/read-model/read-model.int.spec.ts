@@ -77,14 +77,31 @@ describe('the read model answers as the consumption library computes', () => {
     // written in shuffled batches of 500, as late and out-of-order deliveries would
     const all = [...rows, ...second].sort((a, b) => ((a.readAt * 7919) % 1000) - ((b.readAt * 7919) % 1000));
     const known = new Set<number>();
-    await ensurePartitions((sql, params) => ds.query(sql, params), all.map((r) => r.readAt), known);
+    await ensurePartitions(
+      (sql, params) => ds.query(sql, params),
+      all.map((r) => r.readAt),
+      known,
+    );
     for (let i = 0; i < all.length; i += 500) {
       await ds.transaction(async (m) => void (await writeBatch(m.queryRunner!, all.slice(i, i + 500), [])));
     }
     await ds.transaction(async (m) =>
-      writeBatch(m.queryRunner!, [{ orgId: ORG, deviceId: 7, channel: 1, ...corrected, seq: 1_000_000 }, { orgId: ORG, deviceId: 7, channel: 2, readAt: corrected.readAt, value: corrected.value * 2, seq: 1_000_000 }], [
-        { orgId: ORG, deviceId: 7, seq: 1_000_001, receivedAt: START, device: { name: 'Garden', time_zone: 'Europe/Madrid', price_per_unit: 1.75, decimal_places: 3 } },
-      ]),
+      writeBatch(
+        m.queryRunner!,
+        [
+          { orgId: ORG, deviceId: 7, channel: 1, ...corrected, seq: 1_000_000 },
+          { orgId: ORG, deviceId: 7, channel: 2, readAt: corrected.readAt, value: corrected.value * 2, seq: 1_000_000 },
+        ],
+        [
+          {
+            orgId: ORG,
+            deviceId: 7,
+            seq: 1_000_001,
+            receivedAt: START,
+            device: { name: 'Garden', time_zone: 'Europe/Madrid', price_per_unit: 1.75, decimal_places: 3 },
+          },
+        ],
+      ),
     );
     readings = readings.map((r) => (r.readAt === corrected.readAt ? corrected : r));
     intervals = intervalsFromReadings(readings);
@@ -139,7 +156,10 @@ describe('the read model answers as the consumption library computes', () => {
         // history reads the window's consumption in its own query: the very numbers of the projection routes
         const viaProjection = (await projections.project(ORG, [await readModel.device(ORG, 7)], zone)).get(7)!;
         expect(answer.series.map((s) => s.projection)).toEqual(
-          [1, 2].map((channel) => ({ date: viaProjection.window.projectionDate, value: roundDecimal(viaProjection.channels.get(channel)!.projected_value, 3) })),
+          [1, 2].map((channel) => ({
+            date: viaProjection.window.projectionDate,
+            value: roundDecimal(viaProjection.channels.get(channel)!.projected_value, 3),
+          })),
         );
         expect(answer.summary).toContain(`projected ${formatWithUnit(viaProjection.total.projected_value, 3, 'm³')} for the month`);
         expect(Math.abs(answer.series[0].projection.value - projected.projected_value)).toBeLessThanOrEqual(0.0005 + 1e-9);
@@ -193,8 +213,14 @@ describe('the read model answers as the consumption library computes', () => {
     expect(answer.results[1]).toEqual({ device_id: 99, status: 'NOT_FOUND', panels: [] });
     const panels = answer.results[0].panels;
     expect(panels.map((p) => `${p.channel}:${p.type}`)).toEqual([
-      '1:CURRENT_CONSUMPTION', '1:DAILY_ESTIMATE', '1:LAST_READING', '1:MONTHLY_PROJECTION',
-      '2:CURRENT_CONSUMPTION', '2:DAILY_ESTIMATE', '2:LAST_READING', '2:MONTHLY_PROJECTION',
+      '1:CURRENT_CONSUMPTION',
+      '1:DAILY_ESTIMATE',
+      '1:LAST_READING',
+      '1:MONTHLY_PROJECTION',
+      '2:CURRENT_CONSUMPTION',
+      '2:DAILY_ESTIMATE',
+      '2:LAST_READING',
+      '2:MONTHLY_PROJECTION',
     ]);
     const series = (await history.history(ORG, 7, 'CURRENT_MONTH', zone)).series;
     const projected = projectMonth(intervals, NOW, zone, 1.75);
@@ -252,8 +278,13 @@ describe('the read model answers as the consumption library computes', () => {
     for (const period of [undefined, ['7D', '15D'], '7d']) {
       await expect(history.history(ORG, 404, period, 'UTC')).rejects.toMatchObject({ code: 'not_found' });
     }
-    await expect(history.history(ORG, 7, undefined, 'UTC')).rejects.toMatchObject({ code: 'validation_failed', extensions: { errors: [{ field: 'period', message: expect.stringMatching(/^is required/) }] } });
-    await expect(history.history(ORG, 7, ['7D', '15D'], 'UTC')).rejects.toMatchObject({ extensions: { errors: [{ field: 'period', message: expect.stringMatching(/^must be given once/) }] } });
+    await expect(history.history(ORG, 7, undefined, 'UTC')).rejects.toMatchObject({
+      code: 'validation_failed',
+      extensions: { errors: [{ field: 'period', message: expect.stringMatching(/^is required/) }] },
+    });
+    await expect(history.history(ORG, 7, ['7D', '15D'], 'UTC')).rejects.toMatchObject({
+      extensions: { errors: [{ field: 'period', message: expect.stringMatching(/^must be given once/) }] },
+    });
   });
 
   it("without X-Timezone answers in the device's zone, as with that zone named", async () => {

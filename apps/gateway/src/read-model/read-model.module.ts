@@ -7,7 +7,12 @@ import { ReadModel } from './read-model';
 
 @Global()
 @Module({
-  providers: [ReadModel, { provide: DeviceCache, useValue: new DeviceCache() }, DeviceChanges, { provide: Clock, inject: [APP_CONFIG], useFactory: (config: AppConfig) => clockFor(config) }],
+  providers: [
+    ReadModel,
+    { provide: DeviceCache, useValue: new DeviceCache() },
+    DeviceChanges,
+    { provide: Clock, inject: [APP_CONFIG], useFactory: (config: AppConfig) => clockFor(config) },
+  ],
   exports: [ReadModel, Clock],
 })
 export class ReadModelModule {}

@@ -23,7 +23,11 @@ export const ALERT_SCHEMA: SchemaObject = {
   type: 'object',
   required: ['code', 'message'],
   properties: {
-    code: { type: 'string', enum: ['NO_DATA', 'REGISTER_RESET'], description: 'NO_DATA: readings do not cover the day (it counts 0); REGISTER_RESET: the register went down.' },
+    code: {
+      type: 'string',
+      enum: ['NO_DATA', 'REGISTER_RESET'],
+      description: 'NO_DATA: readings do not cover the day (it counts 0); REGISTER_RESET: the register went down.',
+    },
     message: { type: 'string' },
   },
 };

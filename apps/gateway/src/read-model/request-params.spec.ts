@@ -13,7 +13,11 @@ const field = (fn: () => unknown) => {
 };
 
 describe('request parameters', () => {
-  it.each([['1', 1], ['42', 42], ['9007199254740991', 9007199254740991]])('device id %s', (raw, id) => expect(parseDeviceId(raw, 'device_id')).toBe(id));
+  it.each([
+    ['1', 1],
+    ['42', 42],
+    ['9007199254740991', 9007199254740991],
+  ])('device id %s', (raw, id) => expect(parseDeviceId(raw, 'device_id')).toBe(id));
 
   it.each([undefined, '', '0', '-1', '1.5', 'abc', '01', '9007199254740992', ['1', '2']])('refuses device id %j', (raw) =>
     expect(field(() => parseDeviceId(raw, 'device_id'))).toBe('device_id'),

@@ -26,7 +26,14 @@ function context(...records: CredentialRecord[]): AuthContext {
   return { nowSeconds: NOW, maxSkewSeconds: 300, findCredential: (k) => records.find((r) => r.accessKey === k) };
 }
 
-function signed(overrides: Partial<Omit<SignedRequest, 'clientAddress'>> & { clientAddress?: () => string | undefined; timestamp?: number; accessKey?: string; secret?: string } = {}): SignedRequest {
+function signed(
+  overrides: Partial<Omit<SignedRequest, 'clientAddress'>> & {
+    clientAddress?: () => string | undefined;
+    timestamp?: number;
+    accessKey?: string;
+    secret?: string;
+  } = {},
+): SignedRequest {
   const method = overrides.method ?? 'POST';
   const target = overrides.target ?? '/meter/v1/dashboard?a=1&b=%2C';
   const body = overrides.body ?? Buffer.from('{"devices":[{"device_id":1}]}');

@@ -52,4 +52,3 @@ describe('isWellFormedMediaType', () => {
     expect(isWellFormedMediaType(value)).toBe(ContentType.from(value).isValid);
   });
 });
-

@@ -57,7 +57,12 @@ export class BatchProcessor {
         return;
       }
       if (usable.length === 1) {
-        await this.deadLetter(usable[0].msg, this.bus.unprefixed(usable[0].msg.subject), usable[0].device ? 'devices' : 'readings', `rejected by the database: ${(error as Error).message}`);
+        await this.deadLetter(
+          usable[0].msg,
+          this.bus.unprefixed(usable[0].msg.subject),
+          usable[0].device ? 'devices' : 'readings',
+          `rejected by the database: ${(error as Error).message}`,
+        );
         return;
       }
       for (const item of usable) await this.process([item.msg]);
@@ -80,7 +85,11 @@ export class BatchProcessor {
     const readings = usable.flatMap((u) => u.readings);
     const devices = usable.flatMap((u) => (u.device ? [u.device] : []));
     try {
-      await ensurePartitions((sql, params) => this.dataSource.query(sql, params), readings.map((r) => r.readAt), this.knownPartitions);
+      await ensurePartitions(
+        (sql, params) => this.dataSource.query(sql, params),
+        readings.map((r) => r.readAt),
+        this.knownPartitions,
+      );
     } catch (error) {
       // Creating a month's partition is about the database, never about the message: always retry.
       throw Object.assign(new Error(`creating a readings partition failed: ${(error as Error).message}`), { code: '58000' });

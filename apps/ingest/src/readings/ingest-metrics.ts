@@ -41,6 +41,10 @@ export class IngestMetrics {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
       registers,
     });
-    this.batchRetries = new Counter({ name: 'ingest_batch_retries_total', help: 'Batches handed back to JetStream with backoff after a transient database error', registers });
+    this.batchRetries = new Counter({
+      name: 'ingest_batch_retries_total',
+      help: 'Batches handed back to JetStream with backoff after a transient database error',
+      registers,
+    });
   }
 }

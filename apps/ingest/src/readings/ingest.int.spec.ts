@@ -90,13 +90,21 @@ describe('ingest of readings and devices into the read model', () => {
     const readings: Reading[] = Array.from({ length: 30 }, (_, i) => ({ readAt: T0 + i * H, value: 100 + i * 0.25 + (i % 3) * 0.01 }));
     const before = await metricValues();
     for (let i = 0; i < readings.length; i += 10) {
-      await publish('readings', 1, readings.slice(i, i + 10).map((r) => ({ read_at: iso(r.readAt), value: String(r.value) })));
+      await publish(
+        'readings',
+        1,
+        readings.slice(i, i + 10).map((r) => ({ read_at: iso(r.readAt), value: String(r.value) })),
+      );
     }
     await eventually(async () => (await count(1)) === 30, 10_000, '30 readings stored');
     expect(await storedIntervals(1)).toEqual(intervalsFromReadings(readings));
     await expectRunningTotals(1, intervalsFromReadings(readings));
     // The three messages, as the operator sees them: every reading counted once, every message's freshness, batches timed.
-    await eventually(async () => (await metricValues()).ingest_stored_to_commit_seconds_count - before.ingest_stored_to_commit_seconds_count === 3, 5_000, 'metrics');
+    await eventually(
+      async () => (await metricValues()).ingest_stored_to_commit_seconds_count - before.ingest_stored_to_commit_seconds_count === 3,
+      5_000,
+      'metrics',
+    );
     const after = await metricValues();
     expect(after.ingest_readings_total - before.ingest_readings_total).toBe(30);
     expect(after.ingest_batch_messages_sum - before.ingest_batch_messages_sum).toBe(3);
@@ -110,7 +118,11 @@ describe('ingest of readings and devices into the read model', () => {
 
   it('ignores repeats, applies corrections, places late and out-of-order readings, treats a decrease as a reset', async () => {
     const base: Reading[] = [0, 2, 4, 6, 8].map((h) => ({ readAt: T0 + h * H, value: 10 + h }));
-    await publish('readings', 2, base.map((r) => ({ read_at: iso(r.readAt), value: r.value })));
+    await publish(
+      'readings',
+      2,
+      base.map((r) => ({ read_at: iso(r.readAt), value: r.value })),
+    );
     await eventually(async () => (await count(2)) === 5, 10_000, 'base readings');
     // a repeat (same value), a correction of 4h, a late reading at 3h splitting 2h..4h, an out-of-order one at 7h,
     // a reset at 10h, a reading at 11h, and a single object with an offset instead of Z (= 12:00Z)
@@ -214,7 +226,7 @@ describe('ingest of readings and devices into the read model', () => {
       }
     }
     let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let i = messages.length - 1; i > 0; i--) {
       const j = Math.floor(random() * (i + 1));
       [messages[i], messages[j]] = [messages[j], messages[i]];
@@ -225,7 +237,9 @@ describe('ingest of readings and devices into the read model', () => {
       expect(await storedIntervals(device)).toEqual(intervalsFromReadings(readings));
       await expectRunningTotals(device, intervalsFromReadings(readings));
     }
-    const partitions = await db.query(`SELECT relname FROM pg_inherits JOIN pg_class ON pg_class.oid = inhrelid WHERE inhparent = 'ingest.readings'::regclass ORDER BY 1`);
+    const partitions = await db.query(
+      `SELECT relname FROM pg_inherits JOIN pg_class ON pg_class.oid = inhrelid WHERE inhparent = 'ingest.readings'::regclass ORDER BY 1`,
+    );
     expect(partitions.rows.map((r) => r.relname)).toEqual(['readings_2026_10']);
   });
 });

@@ -13,7 +13,10 @@ const msg = (subject: string, payload: unknown) => ({
 describe('routeMessage', () => {
   it('accepts one reading or an array, string or number values, Z or offsets, channel default 1', () => {
     const single = routeMessage(msg('meter.readings.acme.42', { read_at: '2026-11-21T10:00:00+05:30', value: '12.500' }), NOW);
-    expect(single).toEqual({ kind: 'readings', rows: [{ orgId: 'acme', deviceId: 42, channel: 1, readAt: Date.UTC(2026, 10, 21, 4, 30), value: 12.5, seq: 7 }] });
+    expect(single).toEqual({
+      kind: 'readings',
+      rows: [{ orgId: 'acme', deviceId: 42, channel: 1, readAt: Date.UTC(2026, 10, 21, 4, 30), value: 12.5, seq: 7 }],
+    });
     const many = routeMessage(msg('meter.readings.acme.42', [{ read_at: '2026-11-21T10:00:00.250Z', value: 3, channel: 2 }]), NOW);
     expect(many).toMatchObject({ kind: 'readings', rows: [{ channel: 2, readAt: Date.UTC(2026, 10, 21, 10, 0, 0, 250), value: 3 }] });
   });

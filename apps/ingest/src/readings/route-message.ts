@@ -4,9 +4,7 @@ import type { z } from 'zod';
 
 /** What the ingest makes of one bus message. */
 export type RoutedMessage =
-  | { kind: 'readings'; rows: ReadingRow[] }
-  | { kind: 'device'; update: DeviceUpdate }
-  | { kind: 'dead'; deadLetterKind: string; reason: string };
+  { kind: 'readings'; rows: ReadingRow[] } | { kind: 'device'; update: DeviceUpdate } | { kind: 'dead'; deadLetterKind: string; reason: string };
 
 export interface IncomingMessage {
   /** subject without the bus prefix */
@@ -36,7 +34,10 @@ export function routeMessage(message: IncomingMessage, nowMs: number): RoutedMes
   if (subject.kind === 'devices') {
     const parsed = deviceMessage.safeParse(payload);
     if (!parsed.success) return dead(describe(parsed.error));
-    return { kind: 'device', update: { orgId: subject.orgId, deviceId: subject.deviceId, seq: message.seq, receivedAt: message.receivedAt, device: parsed.data } };
+    return {
+      kind: 'device',
+      update: { orgId: subject.orgId, deviceId: subject.deviceId, seq: message.seq, receivedAt: message.receivedAt, device: parsed.data },
+    };
   }
   const { orgId, deviceId } = subject;
   const seq = message.seq;
@@ -45,7 +46,11 @@ export function routeMessage(message: IncomingMessage, nowMs: number): RoutedMes
     // Refused: the schema, the source of truth, says why (and decides, should the two ever differ).
     const parsed = readingMessage.safeParse(payload);
     if (!parsed.success) return dead(describe(parsed.error));
-    return readingsOf(parsed.data.map((r) => ({ orgId, deviceId, channel: r.channel, readAt: r.read_at, value: r.value, seq })), nowMs, dead);
+    return readingsOf(
+      parsed.data.map((r) => ({ orgId, deviceId, channel: r.channel, readAt: r.read_at, value: r.value, seq })),
+      nowMs,
+      dead,
+    );
   }
   return readingsOf(rows, nowMs, dead);
 }

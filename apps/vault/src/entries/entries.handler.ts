@@ -104,7 +104,12 @@ export class EntriesHandler implements OnApplicationBootstrap, BeforeApplication
     }
   }
 
-  private async outcome<S extends z.ZodType>(operation: VaultOperation, msg: Msg, schema: S, handle: (request: z.infer<S>) => Promise<unknown>): Promise<Reply> {
+  private async outcome<S extends z.ZodType>(
+    operation: VaultOperation,
+    msg: Msg,
+    schema: S,
+    handle: (request: z.infer<S>) => Promise<unknown>,
+  ): Promise<Reply> {
     let body: unknown;
     try {
       body = JSON.parse(msg.string());

@@ -86,9 +86,7 @@ function formatRule(name: string, value: string): string | undefined {
     case 'end_point':
       return isServiceUrl(value) ? undefined : 'must be an http:// or https:// URL with a host';
     case 'connection_string':
-      return isConnectionString(value)
-        ? undefined
-        : 'must be an https:// URL or a Key=Value; connection string naming AccountName or an *Endpoint URL';
+      return isConnectionString(value) ? undefined : 'must be an https:// URL or a Key=Value; connection string naming AccountName or an *Endpoint URL';
     case 'credentials_json':
       return isJsonObjectText(value) ? undefined : 'must hold a JSON object document';
     default:

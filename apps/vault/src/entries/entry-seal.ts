@@ -13,8 +13,7 @@ export interface EntryRef {
 /** Entries are sealed under the organization's data key, which never changes (rotation re-wraps it). */
 const DATA_KEY_ID = 'dk1';
 
-const entryAd = (ref: EntryRef) =>
-  associatedData({ org: ref.org, entry: ref.entry, namespace: ref.namespace, type: ref.type, version: ref.version });
+const entryAd = (ref: EntryRef) => associatedData({ org: ref.org, entry: ref.entry, namespace: ref.namespace, type: ref.type, version: ref.version });
 
 export function sealEntry(dataKey: Uint8Array, ref: EntryRef, data: Readonly<Record<string, string>>): string {
   return seal(dataKeyRing(DATA_KEY_ID, dataKey), JSON.stringify(data), entryAd(ref));

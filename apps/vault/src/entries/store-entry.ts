@@ -33,10 +33,14 @@ export async function storeEntry(sql: Sql, ring: KeyRing, org: string, actor: st
   if (current) {
     await sql.query(`UPDATE vault.entries SET version = $2, sealed_data = $3, updated_at = now() WHERE id = $1`, [ref.entry, ref.version, sealed]);
   } else {
-    await sql.query(
-      `INSERT INTO vault.entries (id, org_id, namespace, type, version, sealed_data) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [ref.entry, org, namespace, type, ref.version, sealed],
-    );
+    await sql.query(`INSERT INTO vault.entries (id, org_id, namespace, type, version, sealed_data) VALUES ($1, $2, $3, $4, $5, $6)`, [
+      ref.entry,
+      org,
+      namespace,
+      type,
+      ref.version,
+      sealed,
+    ]);
   }
   await appendAudit(sql, current ? 'entry.updated' : 'entry.created', {
     org_id: org,

@@ -1,14 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SealedDataError, type KeyRing } from '@meter/crypto';
-import type {
-  VaultDeleteRequest,
-  VaultEntrySummary,
-  VaultEntryType,
-  VaultListRequest,
-  VaultOpenRequest,
-  VaultUpsertRequest,
-} from '@meter/contracts';
+import type { VaultDeleteRequest, VaultEntrySummary, VaultEntryType, VaultListRequest, VaultOpenRequest, VaultUpsertRequest } from '@meter/contracts';
 import { appendAudit } from '../audit/audit-outbox';
 import { AuditRelay } from '../audit/audit-relay';
 import { findDataKey } from '../keys/data-keys';

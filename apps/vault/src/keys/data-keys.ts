@@ -43,18 +43,13 @@ export async function rewrapDataKey(sql: Sql, ring: KeyRing, orgId: string): Pro
   const active = ring[0]!.id;
   if (sealedKeyId(row.wrapped_key) === active) return { rewrapped: false, from: row.root_key_id, to: active };
   const wrapped = wrapDataKey(ring, unwrapDataKey(ring, row.wrapped_key, ad(orgId)), ad(orgId));
-  await sql.query(`UPDATE vault.data_keys SET wrapped_key = $2, root_key_id = $3, rewrapped_at = now() WHERE org_id = $1`, [
-    orgId,
-    wrapped,
-    active,
-  ]);
+  await sql.query(`UPDATE vault.data_keys SET wrapped_key = $2, root_key_id = $3, rewrapped_at = now() WHERE org_id = $1`, [orgId, wrapped, active]);
   return { rewrapped: true, from: row.root_key_id, to: active };
 }
 
 async function findWrapped(sql: Sql, orgId: string): Promise<{ wrapped_key: string; root_key_id: string } | undefined> {
-  const rows: { wrapped_key: string; root_key_id: string }[] = await sql.query(
-    `SELECT wrapped_key, root_key_id FROM vault.data_keys WHERE org_id = $1`,
-    [orgId],
-  );
+  const rows: { wrapped_key: string; root_key_id: string }[] = await sql.query(`SELECT wrapped_key, root_key_id FROM vault.data_keys WHERE org_id = $1`, [
+    orgId,
+  ]);
   return rows[0];
 }

@@ -18,10 +18,7 @@ export interface RewrapReport {
  */
 export async function rewrapDataKeys(dataSource: DataSource, ring: KeyRing, actor: string): Promise<RewrapReport> {
   const activeKeyId = ring[0]!.id;
-  const orgs: { org_id: string }[] = await dataSource.query(
-    `SELECT org_id FROM vault.data_keys WHERE root_key_id <> $1 ORDER BY org_id`,
-    [activeKeyId],
-  );
+  const orgs: { org_id: string }[] = await dataSource.query(`SELECT org_id FROM vault.data_keys WHERE root_key_id <> $1 ORDER BY org_id`, [activeKeyId]);
   let rewrapped = 0;
   for (const { org_id } of orgs) {
     await dataSource.transaction(async (manager) => {
