@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# One image for the four services; the process is chosen by APP at build
+# One image for the five services; the process is chosen by APP at build
 # time (docker build --build-arg APP=auth) or at run time (-e APP=auth).
 #   build      npm ci, compile TypeScript to dist/
 #   prod-deps  the same node_modules without devDependencies
@@ -39,6 +39,6 @@ COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 RUN mkdir -p /app/.data && chown node:node /app/.data
 USER node
-EXPOSE 8080 8081 8082 8083
+EXPOSE 8080 8081 8082 8083 8084
 # exec: node becomes PID 1 and receives SIGTERM itself (graceful stop), not a shell.
 CMD ["sh", "-c", "exec node dist/apps/${APP}/src/main.js"]

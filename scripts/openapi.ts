@@ -4,7 +4,7 @@ import { buildDocument, documentPath, PUBLIC_APIS, serialize } from './openapi/d
 
 /**
  * `npm run openapi`: writes docs/openapi/{gateway,management}.json from the
- * controllers. test/openapi.spec.ts fails while the committed files differ.
+ * controllers and their schemas. test/openapi.spec.ts fails while the committed files differ.
  */
 async function main() {
   for (const api of PUBLIC_APIS) {

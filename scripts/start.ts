@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { loadConfigOrExit } from '@meter/config';
 import { preflight } from '@meter/platform';
-import { migrateAll } from './migrate-all';
 
-const SERVICES = ['auth', 'vault', 'ingest', 'gateway'] as const;
-const COLORS: Record<string, string> = { gateway: '36', auth: '35', vault: '33', ingest: '32' };
+const SERVICES = ['auth', 'vault', 'ingest', 'integrations', 'gateway'] as const;
+const DIST = join(__dirname, '..');
+const COLORS: Record<string, string> = { gateway: '36', auth: '35', vault: '33', ingest: '32', integrations: '34', start: '1' };
 
 function prefixed(name: string): string {
   const label = name.padEnd(7);
@@ -24,7 +24,20 @@ function pipeLines(child: ChildProcess, name: string) {
 }
 
 /**
- * `npm start`: check the three servers, migrate, then run the four
+ * Migrates the way every deployment does, with the CLI's `migrate` command
+ * (the Kubernetes Job and compose run the same), its lines under `start`.
+ */
+function migrate(): Promise<void> {
+  const child = spawn(process.execPath, [join(DIST, 'apps', 'cli', 'src', 'main.js'), 'migrate'], { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  pipeLines(child, 'start');
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`migrate exited (${signal ?? `code ${code}`})`))));
+  });
+}
+
+/**
+ * `npm start`: check the three servers, migrate, then run the five
  * processes with prefixed logs until a signal, forwarding it to them.
  */
 async function main() {
@@ -36,7 +49,7 @@ async function main() {
     process.stderr.write(`start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   }
-  await migrateAll(config.DATABASE_URL, (line) => say(`migrate ${line}`));
+  await migrate();
 
   const children = new Map<string, ChildProcess>();
   let stopping = false;
@@ -49,7 +62,7 @@ async function main() {
   };
 
   for (const name of SERVICES) {
-    const child = spawn(process.execPath, [join(__dirname, '..', 'apps', name, 'src', 'main.js')], {
+    const child = spawn(process.execPath, [join(DIST, 'apps', name, 'src', 'main.js')], {
       env: process.env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -67,7 +80,9 @@ async function main() {
       if (children.size === 0) process.exit(exitCode);
     });
   }
-  say(`started ${SERVICES.join(', ')}: gateway :${config.GATEWAY_PORT}, auth :${config.AUTH_PORT}, vault :${config.VAULT_PORT}, ingest :${config.INGEST_PORT}`);
+  say(
+    `started ${SERVICES.join(', ')}: gateway :${config.GATEWAY_PORT}, auth :${config.AUTH_PORT}, vault :${config.VAULT_PORT}, ingest :${config.INGEST_PORT}, integrations :${config.INTEGRATIONS_PORT}`,
+  );
   process.on('SIGINT', () => stopAll('SIGTERM'));
   process.on('SIGTERM', () => stopAll('SIGTERM'));
 }

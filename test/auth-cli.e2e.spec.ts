@@ -12,6 +12,7 @@ import { call, login, startAuth, streamMessages } from './auth-support';
 
 const ROOT = join(__dirname, '..');
 const SCOPE = 'meter:consumption:read';
+const DEV_KEY_ID = /^dev-\d{8}-[0-9a-f]{8}$/;
 
 describe('the real CLI with the built auth process', () => {
   let infra: IsolatedInfra;
@@ -134,11 +135,22 @@ describe('the real CLI with the built auth process', () => {
     const revoked = live.pop()!;
     expect((await call(auth.base, 'DELETE', `/org-api-credentials/${revoked.id}`, { token })).status).toBe(204);
 
+    const before = parseKeyRing(await readFile(join(dataDir, 'keys', 'credential_keyring'), 'utf8'));
+    expect(before.map((k) => k.id)).toEqual([expect.stringMatching(DEV_KEY_ID)]);
     const result = await cli(['keys', 'rotate-credentials']);
     expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ mode: 'development', active_key: 'k2', resealed: 2, sealed_by_key: { k2: 2 } });
     const ring = parseKeyRing(await readFile(join(dataDir, 'keys', 'credential_keyring'), 'utf8'));
-    expect(ring.map((k) => k.id)).toEqual(['k2', 'k1']);
+    const rotatedId = ring[0]!.id;
+    expect(ring.map((k) => k.id)).toEqual([expect.stringMatching(DEV_KEY_ID), before[0]!.id]);
+    expect(rotatedId).not.toBe(before[0]!.id);
+    expect(JSON.parse(result.stdout)).toEqual({
+      mode: 'development',
+      active_key: rotatedId,
+      resealed: 2,
+      sealed_by_key: { [rotatedId]: 2 },
+      unreadable: 0,
+      unreadable_by_key: {},
+    });
     for (const credential of live) {
       const event = await eventually(
         async () => {
@@ -148,10 +160,10 @@ describe('the real CLI with the built auth process', () => {
         5000,
         'secret_resealed on the stream',
       );
-      expect(event.payload.sealed_secret.startsWith('v1.k2.')).toBe(true);
+      expect(event.payload.sealed_secret.startsWith(`v1.${rotatedId}.`)).toBe(true);
       expect(openText(ring, event.payload.sealed_secret, associatedData(credentialSecretAad(orgId, credential.id)))).toBe(credential.secret);
     }
-    // The auth process still holding only k1 keeps working: it seals new secrets under k1, which every ring still opens.
+    // The auth process still holding only the first key keeps working: it seals new secrets under it, which every ring still opens.
     expect((await call(auth.base, 'POST', '/org-api-credentials', { token, body: { name: 'after', type: 'public', scopes: [SCOPE] } })).status).toBe(201);
   });
 
@@ -161,7 +173,14 @@ describe('the real CLI with the built auth process', () => {
     const env = { CREDENTIAL_KEYRING: `k3:${k3},${devRing}` };
     const result = await cli(['keys', 'rotate-credentials'], env);
     expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ mode: 'environment', active_key: 'k3', resealed: 2, sealed_by_key: { k3: 2 } });
+    expect(JSON.parse(result.stdout)).toEqual({
+      mode: 'environment',
+      active_key: 'k3',
+      resealed: 2,
+      sealed_by_key: { k3: 2 },
+      unreadable: 0,
+      unreadable_by_key: {},
+    });
     const onlyNew = parseKeyRing(`k3:${k3}`);
     for (const credential of live) {
       const event = await eventually(
@@ -177,6 +196,19 @@ describe('the real CLI with the built auth process', () => {
     const rerun = await cli(['keys', 'rotate-credentials'], env);
     expect(JSON.parse(rerun.stdout)).toMatchObject({ resealed: 0, sealed_by_key: { k3: 2 } });
     const check = await cli(['keys', 'rotate-credentials', '--check'], env);
-    expect(JSON.parse(check.stdout)).toEqual({ active_key: 'k3', sealed_by_key: { k3: 2 } });
+    expect(check.code, check.stderr).toBe(0);
+    expect(JSON.parse(check.stdout)).toEqual({ active_key: 'k3', sealed_by_key: { k3: 2 }, unreadable: 0, unreadable_by_key: {} });
+  });
+
+  it('keys rotate-credentials --check opens every secret: a ring whose k3 is another key reports them unreadable and exits 1', async () => {
+    const otherK3 = { CREDENTIAL_KEYRING: `k3:${randomBytes(32).toString('base64')}` };
+    const check = await cli(['keys', 'rotate-credentials', '--check'], otherK3);
+    expect(check.code).toBe(1);
+    expect(JSON.parse(check.stdout)).toEqual({ active_key: 'k3', sealed_by_key: { k3: 2 }, unreadable: 2, unreadable_by_key: { k3: 2 } });
+    // Re-sealing with such a ring leaves what it cannot open alone, says so, and fails.
+    const other = { CREDENTIAL_KEYRING: `k4:${randomBytes(32).toString('base64')}` };
+    const reseal = await cli(['keys', 'rotate-credentials'], other);
+    expect(reseal.code).toBe(1);
+    expect(JSON.parse(reseal.stdout)).toMatchObject({ active_key: 'k4', resealed: 0, unreadable: 2, unreadable_by_key: { k3: 2 } });
   });
 });

@@ -6,7 +6,7 @@ import { associatedData, loadKeyRing, openText } from '@meter/crypto';
 import { connectNats } from '@meter/messaging';
 import { eventually, isolatedInfra, type IsolatedInfra, type PlatformProcess } from '@meter/testing';
 import type { DataSource } from 'typeorm';
-import { deactivateAdmin } from '../apps/auth/src/organizations/deactivate-admin';
+import { deactivateAdmin } from '@meter/auth';
 import { authDataSource, call, databaseDump, login, newOrg, secretForms, startAuth, streamMessages } from './auth-support';
 
 const SCOPE = 'meter:consumption:read';
@@ -269,7 +269,7 @@ describe('API credentials on the built auth process', () => {
     const stream = await streamMessages(infra.natsUrl, platformStreams(infra.bus).authEvents.name);
     expect(stream.length).toBeGreaterThan(10);
     expect(dump).toContain('credential.created');
-    expect(dump).toMatch(/"sealed_secret":"v1\.k1\./);
+    expect(dump).toMatch(/"sealed_secret":"v1\.dev-\d{8}-[0-9a-f]{8}\./);
     const streamText = stream.map((m) => `${m.subject}\n${m.headers}\n${m.data}`).join('\n');
     const logs = auth.process.log();
     expect(logs).toContain('request completed');

@@ -12,9 +12,13 @@ describe('admin sessions on the built auth process', () => {
 
   beforeAll(async () => {
     ({ infra, db, auth } = await startIsolatedAuth({
-      LOGIN_MAX_FAILURES_PER_EMAIL: '3',
+      LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS: '3',
       LOGIN_MAX_FAILURES_PER_ADDRESS: '8',
+      LOGIN_MAX_FAILURES_PER_EMAIL: '5',
+      LOGIN_MAX_DELAY_SECONDS: '2',
       LOGIN_THROTTLE_WINDOW_SECONDS: '60',
+      // The test client stands in for a proxy, so X-Forwarded-For names the address of each attempt.
+      TRUSTED_PROXIES: '127.0.0.1/32,::1/128',
     }));
     org = await newOrg(db);
   });
@@ -85,20 +89,37 @@ describe('admin sessions on the built auth process', () => {
     expect(types).toEqual(expect.arrayContaining(['organization.created', 'admin.created', 'session.started', 'session.ended']));
   });
 
-  it('throttles failed logins per email with 429 and Retry-After, even for the right password', async () => {
+  const loginFrom = (address: string, email: string, password: string) =>
+    call(auth.base, 'POST', '/login', { body: { email, password }, headers: { 'x-forwarded-for': address } });
+
+  it('blocks an address after its failures for an email with 429 and Retry-After, even for the right password; another address still logs in', async () => {
     const victim = await newOrg(db);
-    for (let i = 0; i < 3; i++) {
-      expect((await call(auth.base, 'POST', '/login', { body: { email: victim.email, password: `wrong ${i}` } })).status).toBe(401);
-    }
-    const blocked = await call(auth.base, 'POST', '/login', { body: { email: victim.email, password: victim.password } });
+    for (let i = 0; i < 3; i++) expect((await loginFrom('198.51.100.10', victim.email, `wrong ${i}`)).status).toBe(401);
+    const blocked = await loginFrom('198.51.100.10', victim.email, victim.password);
     expect(blocked.status).toBe(429);
     expect(blocked.body.code).toBe('rate_limited');
     const retryAfter = Number(blocked.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    // Another email from the same address still works until the address limit.
+    // Whoever knows the email cannot lock its admin out: the right password from another address works.
+    expect((await loginFrom('198.51.100.11', victim.email, victim.password)).status).toBe(200);
+    // Another email from the blocked address still works until the address limit.
     const other = await newOrg(db);
-    expect((await call(auth.base, 'POST', '/login', { body: { email: other.email, password: other.password } })).status).toBe(200);
+    expect((await loginFrom('198.51.100.10', other.email, other.password)).status).toBe(200);
+  });
+
+  it('slows down, rather than blocks, guessing at one email from many addresses', async () => {
+    // A fast hash, so the next attempt surely comes within the 1 s slot the fifth failure opens.
+    const victim = await newOrg(db, { fastHash: true });
+    for (let i = 0; i < 5; i++) expect((await loginFrom(`203.0.113.${i}`, victim.email, `wrong ${i}`)).status).toBe(401);
+    // Past LOGIN_MAX_FAILURES_PER_EMAIL, every address waits for the next slot, the right password too.
+    const slowed = await loginFrom('203.0.113.99', victim.email, victim.password);
+    expect(slowed.status).toBe(429);
+    const wait = Number(slowed.headers.get('retry-after'));
+    expect(wait).toBeGreaterThanOrEqual(1);
+    expect(wait).toBeLessThanOrEqual(2);
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000 + 100));
+    expect((await loginFrom('203.0.113.99', victim.email, victim.password)).status).toBe(200);
   });
 
   it('throttles failed logins per source address across emails', async () => {
@@ -121,7 +142,12 @@ describe('session lifetime, password rehash and login timing', () => {
   let auth: { process: PlatformProcess; base: string };
 
   beforeAll(async () => {
-    ({ infra, db, auth } = await startIsolatedAuth({ SESSION_TTL_SECONDS: '2', LOGIN_MAX_FAILURES_PER_EMAIL: '100', LOGIN_MAX_FAILURES_PER_ADDRESS: '100' }));
+    ({ infra, db, auth } = await startIsolatedAuth({
+      SESSION_TTL_SECONDS: '2',
+      LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS: '100',
+      LOGIN_MAX_FAILURES_PER_EMAIL: '100',
+      LOGIN_MAX_FAILURES_PER_ADDRESS: '100',
+    }));
   });
   afterAll(() => stopIsolatedAuth({ infra, db, auth }));
 
@@ -179,7 +205,7 @@ describe('login throttle under concurrency, and JSON-only bodies', () => {
 
   beforeAll(async () => {
     ({ infra, db, auth } = await startIsolatedAuth({
-      LOGIN_MAX_FAILURES_PER_EMAIL: '3',
+      LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS: '3',
       LOGIN_MAX_FAILURES_PER_ADDRESS: '100',
       LOGIN_THROTTLE_WINDOW_SECONDS: '60',
     }));

@@ -1,7 +1,6 @@
 import { INSECURE_TEST_PASSWORD_PARAMS } from '@meter/crypto';
 import type { DataSource } from 'typeorm';
-import { authDataSource } from '../apps/auth/src/auth-data-source';
-import { createOrganization } from '../apps/auth/src/organizations/create-organization';
+import { authDataSource, createOrganization } from '@meter/auth';
 import { eventually, freePort, isolatedInfra, PlatformProcess, type IsolatedInfra } from '@meter/testing';
 
 export { authDataSource };

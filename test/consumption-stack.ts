@@ -2,8 +2,8 @@ import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { Client } from 'pg';
 import { connectNats } from '@meter/messaging';
-import { eventually, isolatedInfra, startReadyApp, type IsolatedInfra, type PlatformProcess } from '@meter/testing';
-import { AuthEvents, testKeyRing, type TestCredential } from './gateway-support';
+import { eventually, startReadyApp, type IsolatedInfra } from '@meter/testing';
+import { startGateway, type TestCredential } from './gateway-support';
 
 /**
  * Ingest and gateway processes on an isolated infra, with one credential per
@@ -16,25 +16,25 @@ export interface ConsumptionStack {
   /** The gateway's port. */
   port: number;
   credentials: Record<string, TestCredential>;
-  publish(orgId: string, kind: 'readings' | 'devices', deviceId: number, payload: unknown): Promise<unknown>;
+  publish(orgId: string, kind: 'readings' | 'devices' | 'alarms', deviceId: number, payload: unknown): Promise<unknown>;
   /** Waits until `readings` rows are stored and `device` carries its registered name. */
   stored(readings: number, device: { orgId: string; deviceId: number; name: string }): Promise<void>;
   stop(): Promise<void>;
 }
 
 export async function startConsumptionStack(name: string, orgIds: readonly string[], env: Record<string, string>): Promise<ConsumptionStack> {
-  const infra = await isolatedInfra();
-  const keys = await testKeyRing();
-  const events = await AuthEvents.connect(infra.natsUrl, infra.bus, keys.ring);
-  const credentials: Record<string, TestCredential> = {};
-  for (const orgId of orgIds) credentials[orgId] = await events.createCredential({ orgId });
-  const processEnv = infra.env({ CREDENTIAL_KEYRING: keys.env, RATE_LIMIT_PER_MINUTE: '100000', ...env });
-  const [ingest, gateway] = await Promise.all([startReadyApp('ingest', processEnv), startReadyApp('gateway', processEnv)]);
+  // The reading alert rules are off unless asked for: these tests judge the days' own alerts (alert episodes: test/alert*.e2e.spec.ts).
+  const gateway = await startGateway({
+    env: { RATE_LIMIT_PER_MINUTE: '100000', INGEST_ALERT_RULES: 'off', ...env },
+    credentials: orgIds.map((orgId) => ({ orgId })),
+  });
+  const { infra } = gateway;
+  const credentials: Record<string, TestCredential> = Object.fromEntries(orgIds.map((orgId, i) => [orgId, gateway.credentials[i]!]));
+  const ingest = await startReadyApp('ingest', gateway.env);
   const nc: NatsConnection = await connectNats(infra.natsUrl, name);
   const js: JetStreamClient = jetstream(nc);
   const db = new Client({ connectionString: infra.databaseUrl });
   await db.connect();
-  const processes: PlatformProcess[] = [gateway.process, ingest.process];
 
   return {
     infra,
@@ -56,11 +56,10 @@ export async function startConsumptionStack(name: string, orgIds: readonly strin
       );
     },
     async stop() {
-      for (const process of processes) await process.stop();
-      await events.close();
+      await ingest.process.stop();
       await nc.close();
       await db.end();
-      await infra.cleanup();
+      await gateway.stop();
     },
   };
 }

@@ -75,7 +75,7 @@ describe('consumption routes through NATS, ingest and the signed gateway', () =>
       const body = await json(orgA, '/meter/v1/history?device_id=20&period=7D', zone);
       expect(body).toMatchObject({ device_id: 20, period: '7D', time_zone: zone, chart_type: 'BAR' });
       expect(values(body)).toEqual(['12.000', '12.000', '12.000', '12.000', '12.000', '12.000', today]);
-      expect(body.series[0].data_points[6]).toEqual({ date: '2026-11-21 00:00:00.000', value: today, value_fmt: `${today} m³`, alerts: [] });
+      expect(body.series[0].data_points[6]).toEqual({ date: '2026-11-21 00:00:00.000', value: today, value_fmt: `${today} m³`, alerts: [], quality: 'ACTUAL' });
       expect(body.series[0]).toMatchObject({ serie: 'water', unit: 'm³', decimal_places: 3, data_type: 'consumption', label: 'Main meter' });
       // New York's 1 November had 25 hours: 240.5 over 20 days
       expect(body.series[0].projection).toEqual({ date: '2026-11-30', value: zone === 'America/New_York' ? 360.75 : 360 });
@@ -163,7 +163,7 @@ describe('consumption routes through NATS, ingest and the signed gateway', () =>
       ['2026-10-01', '372.500', '372.500 m³', 31],
       ['2026-11-01', '245.500', '245.500 m³', 21],
     ]);
-    expect(rows[1].by_days[24]).toEqual({ date: '2026-10-25', value: '12.500', value_fmt: '12.500 m³', alerts: [] });
+    expect(rows[1].by_days[24]).toEqual({ date: '2026-10-25', value: '12.500', value_fmt: '12.500 m³', alerts: [], quality: 'ACTUAL' });
     expect(rows[0].alerts).toEqual([]);
     const utc = await json(orgA, '/meter/v1/history/3m?device_id=20', 'UTC');
     expect(utc.series[0].rows.map((r: Json) => r.value)).toEqual(['360.000', '372.000', '245.000']);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { envSchema } from '@meter/config';
+import { APPS } from './deploy/policies';
 
 /**
  * There is no Docker engine in CI: docker-compose.yml and the Dockerfile are
@@ -10,18 +11,17 @@ import { envSchema } from '@meter/config';
 // Compose resolves YAML merge keys (<<), as the yaml package does with merge: true.
 const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true });
 const dockerfile = readFileSync('Dockerfile', 'utf8');
-const APPS = { gateway: 8080, auth: 8081, vault: 8082, ingest: 8083 } as const;
 
 describe('docker-compose.yml', () => {
-  it('runs postgres, redis, NATS with JetStream, the migration and the four services', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['auth', 'gateway', 'ingest', 'migrate', 'nats', 'postgres', 'redis', 'vault']);
+  it('runs postgres, redis, NATS with JetStream, the migration and every service', () => {
+    expect(Object.keys(compose.services).sort()).toEqual([...Object.keys(APPS), 'migrate', 'nats', 'postgres', 'redis'].sort());
     expect(compose.services.nats.command).toContain('-js');
     for (const name of ['postgres', 'redis', 'nats']) expect(compose.services[name].healthcheck?.test, name).toBeDefined();
   });
 
   it('migrates once, after Postgres is healthy, with the same image', () => {
     const migrate = compose.services.migrate;
-    expect(migrate.command).toEqual(['node', 'dist/scripts/migrate.js']);
+    expect(migrate.command).toEqual(['node', 'dist/apps/cli/src/main.js', 'migrate']);
     expect(migrate.restart).toBe('no');
     expect(migrate.depends_on.postgres.condition).toBe('service_healthy');
     expect(migrate.build.target).toBe('runtime');
@@ -35,6 +35,7 @@ describe('docker-compose.yml', () => {
     expect(test.slice(0, 3)).toEqual(['CMD', 'node', '-e']);
     expect(test[3]).toContain(`fetch('http://127.0.0.1:${port}/readyz')`);
     expect(service.depends_on.migrate.condition).toBe('service_completed_successfully');
+    expect(compose.services.migrate.environment[`${name.toUpperCase()}_PORT`], 'the shared environment names its port').toBe(String(port));
     for (const dep of ['postgres', 'redis', 'nats']) expect(service.depends_on[dep].condition).toBe('service_healthy');
     expect(service.volumes).toContain('meter-data:/app/.data');
   });

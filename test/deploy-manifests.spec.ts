@@ -1,42 +1,59 @@
-import { describe, expect, it } from 'vitest';
-import { parseAllDocuments } from 'yaml';
-import { renderKustomization, renderYaml, targetDir, type K8sObject, type Target } from '../scripts/deploy/kustomize';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { findKubectl, kustomize, type K8sObject, type Target } from './deploy/kustomize';
 import { unknownFieldProblems } from './deploy/known-fields';
 import { validateAgainstSchema } from './deploy/kubernetes-schemas';
 import {
   allProblems,
+  APPS,
+  egressProblems,
   environmentProblems,
   imageProblems,
   ingressProblems,
+  keyRingProblems,
+  managementApiPaths,
   migrationProblems,
   natsProblems,
   natsUserProblems,
   networkProblems,
+  probeProblems,
   referenceProblems,
   resourceProblems,
   securityProblems,
   serviceProblems,
 } from './deploy/policies';
 
+/**
+ * deploy/ as `kubectl kustomize` renders it (what `kubectl apply -k` sends),
+ * checked against the Kubernetes schemas and the rules of test/deploy/policies.ts.
+ * Without kubectl these tests are skipped, and their name says why.
+ */
+const kubectl = findKubectl();
+const skipped = kubectl.available ? '' : ` (skipped: ${kubectl.why})`;
+if (!kubectl.available) console.warn(`deploy manifests not checked: ${kubectl.why}`);
+
 const NAMESPACES: Record<Target, string> = { base: 'meter', dev: 'meter-dev', prod: 'meter' };
 
-const render = (target: Target) => renderKustomization(targetDir(target));
 const copy = (objects: K8sObject[]) => structuredClone(objects) as any[]; // eslint-disable-line @typescript-eslint/no-explicit-any
 const byId = (objects: any[], kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name); // eslint-disable-line @typescript-eslint/no-explicit-any
 const containerOf = (objects: any[], name: string) => byId(objects, 'Deployment', name).spec.template.spec.containers[0]; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-describe.each(['base', 'dev', 'prod'] as const)('deploy/%s', (target) => {
-  const objects = render(target);
+describe.skipIf(!kubectl.available)(`kubectl kustomize${skipped}`, () => {
+  it('embeds kustomize v5, which deploy/ is written for', () => {
+    expect(kubectl.available && kubectl.kustomizeVersion).toMatch(/^v5\./);
+  });
+});
+
+describe.skipIf(!kubectl.available).each(['base', 'dev', 'prod'] as const)(`deploy/%s rendered by kubectl kustomize${skipped}`, (target) => {
+  let objects: K8sObject[];
+  beforeAll(async () => {
+    objects = await kustomize(target);
+  });
 
   it('renders the platform and its backing services', () => {
     const kinds = new Set(objects.map((o) => `${o.kind}/${o.metadata.name.replace(/-[a-z0-9]{10}$/, '')}`));
     for (const expected of [
-      'Deployment/gateway',
-      'Deployment/auth',
-      'Deployment/vault',
-      'Deployment/ingest',
-      'Service/gateway',
-      'Service/auth',
+      ...Object.keys(APPS).flatMap((app) => [`Deployment/${app}`, `Service/${app}`, `ServiceAccount/${app}`, `PodDisruptionBudget/${app}`]),
+      'NetworkPolicy/integrations',
       'HorizontalPodAutoscaler/gateway',
       'HorizontalPodAutoscaler/ingest',
       'Ingress/meter',
@@ -68,19 +85,17 @@ describe.each(['base', 'dev', 'prod'] as const)('deploy/%s', (target) => {
   it('keeps every promise of deploy/ (probes, resources, non-root, references, env, network, ingress, NATS)', () => {
     expect(allProblems(objects, NAMESPACES[target], { platformImageNamed: target !== 'base' })).toEqual([]);
   });
-
-  it('renders the same YAML every time, which reads back (as YAML 1.1, like kubectl) to the same objects', () => {
-    const text = renderYaml(targetDir(target));
-    expect(renderYaml(targetDir(target))).toBe(text);
-    expect(parseAllDocuments(text, { version: '1.1' }).map((d) => d.toJS())).toEqual(objects);
-  });
 });
 
-describe('overlays', () => {
+describe.skipIf(!kubectl.available)(`overlays${skipped}`, () => {
+  let dev: any[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+  let prod: any[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+  beforeAll(async () => {
+    [dev, prod] = await Promise.all([kustomize('dev'), kustomize('prod')]);
+  });
+
   it('dev runs one replica of each service from the local image, prod three from the release', () => {
-    const dev = render('dev');
-    const prod = render('prod');
-    for (const name of ['auth', 'vault']) {
+    for (const name of ['auth', 'vault', 'integrations']) {
       expect(byId(dev, 'Deployment', name).spec.replicas).toBe(1);
       expect(byId(prod, 'Deployment', name).spec.replicas).toBe(3);
     }
@@ -91,37 +106,53 @@ describe('overlays', () => {
     }
     expect(containerOf(dev, 'gateway').image).toBe('meter-platform:dev');
     expect(containerOf(prod, 'gateway').image).toMatch(/^ghcr\.io\/meter-platform\/meter:\d+\.\d+\.\d+$/);
-    expect((byId(dev, 'Cluster', 'meter-postgres') as any).spec.instances).toBe(1); // eslint-disable-line @typescript-eslint/no-explicit-any
-    expect((byId(prod, 'Cluster', 'meter-postgres') as any).spec.instances).toBe(3); // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(byId(dev, 'Cluster', 'meter-postgres').spec.instances).toBe(1);
+    expect(byId(prod, 'Cluster', 'meter-postgres').spec.instances).toBe(3);
   });
 
   it('merges the overlay configuration into the generated ConfigMap and points the pods at its hashed name', () => {
-    const dev = render('dev');
-    const config = dev.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('meter-config-')) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const config = dev.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('meter-config-'));
     expect(config.data).toMatchObject({ LOG_LEVEL: 'debug', NODE_ENV: 'production', NATS_URL: 'nats://nats:4222' });
     expect(containerOf(dev, 'ingest').envFrom).toEqual([{ configMapRef: { name: config.metadata.name } }]);
-    const prodConfig = render('prod').find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('meter-config-'));
+    const prodConfig = prod.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('meter-config-'));
     expect(prodConfig?.metadata.name).not.toBe(config.metadata.name);
   });
 
   it('publishes the hosts of each overlay', () => {
     const hosts = (objects: any[]) => byId(objects, 'Ingress', 'meter').spec.rules.map((r: { host: string }) => r.host); // eslint-disable-line @typescript-eslint/no-explicit-any
-    expect(hosts(render('dev'))).toEqual(['api.meter-dev.localhost', 'manage.meter-dev.localhost']);
-    expect(hosts(render('prod'))).toEqual(['api.meter.example.com', 'manage.meter.example.com']);
+    expect(hosts(dev)).toEqual(['api.meter-dev.localhost', 'manage.meter-dev.localhost']);
+    expect(hosts(prod)).toEqual(['api.meter.example.com', 'manage.meter.example.com']);
+  });
+
+  it("dev lets the three NATS servers share a node: its soft spread replaces the base's hard one", () => {
+    const spread = (objects: any[]) => byId(objects, 'StatefulSet', 'nats').spec.template.spec.topologySpreadConstraints; // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(spread(dev).map((c: { whenUnsatisfiable: string }) => c.whenUnsatisfiable)).toEqual(['ScheduleAnyway']);
+    expect(spread(prod).map((c: { whenUnsatisfiable: string }) => c.whenUnsatisfiable)).toEqual(['DoNotSchedule']);
+  });
+
+  it('dev shrinks the NATS volume claim and keeps the labels the base gives it', () => {
+    const claim = (objects: any[]) => byId(objects, 'StatefulSet', 'nats').spec.volumeClaimTemplates[0]; // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(claim(dev).metadata).toEqual(claim(prod).metadata);
+    expect(claim(dev).metadata.labels).toMatchObject({ 'app.kubernetes.io/part-of': 'meter' });
+    expect(claim(dev).spec.resources.requests.storage).toBe('1Gi');
+    expect(claim(prod).spec.resources.requests.storage).toBe('10Gi');
   });
 });
 
-describe('the checks catch what they promise to', () => {
-  const prod = render('prod');
+describe.skipIf(!kubectl.available)(`the checks catch what they promise to${skipped}`, () => {
+  let prod: K8sObject[];
+  beforeAll(async () => {
+    prod = await kustomize('prod');
+  });
 
-  it('no rendered object has a field Kubernetes does not know, and a misspelt or mistyped one fails', () => {
+  it('no rendered object has a field Kubernetes does not know, and a misspelt or mistyped one fails', async () => {
     const broken = copy(prod);
     const auth = byId(broken, 'Deployment', 'auth');
     auth.spec.template.spec.containers[0].readynessProbe = auth.spec.template.spec.containers[0].readinessProbe;
     byId(broken, 'Service', 'gateway').spec.ports[0].targetPort = true;
     byId(broken, 'HorizontalPodAutoscaler', 'ingest').spec.minReplica = 2;
     // One compilation for all: the three targets must give nothing, the broken copy exactly its three faults.
-    const problems = unknownFieldProblems({ base: render('base'), dev: render('dev'), prod, broken });
+    const problems = unknownFieldProblems({ base: await kustomize('base'), dev: await kustomize('dev'), prod, broken });
     expect(problems).toEqual([
       expect.stringMatching(/^broken: Service\/gateway: Type 'true' is not assignable/),
       expect.stringMatching(/^broken: Deployment\/auth: .*'"readynessProbe"' does not exist/),
@@ -158,6 +189,18 @@ describe('the checks catch what they promise to', () => {
     expect(serviceProblems(objects)).toEqual([
       'Deployment/auth has no readiness probe on /readyz:8081',
       'Deployment/ingest has no liveness probe on /healthz:8083',
+    ]);
+  });
+
+  it('probes that give up before the readiness checks answer, restart a busy process or cut start-up short fail', () => {
+    const objects = copy(prod);
+    containerOf(objects, 'gateway').readinessProbe.timeoutSeconds = 1;
+    containerOf(objects, 'auth').livenessProbe.failureThreshold = 1;
+    delete containerOf(objects, 'ingest').startupProbe;
+    expect(probeProblems(objects)).toEqual([
+      'Deployment/gateway readiness probe times out after 1 s, before its 2 s checks',
+      'Deployment/auth is restarted after 10 s without an answer, less than 30 s',
+      'Deployment/ingest has no startup probe on /healthz allowing 60 s',
     ]);
   });
 
@@ -232,6 +275,78 @@ describe('the checks catch what they promise to', () => {
     expect(networkProblems(noDeny)).toEqual(['no default-deny ingress NetworkPolicy']);
   });
 
+  it('HTTP to integrations or ingest from anything but the metrics scraper fails', () => {
+    const objects = copy(prod);
+    byId(objects, 'NetworkPolicy', 'integrations').spec.ingress.push({ from: [{ podSelector: {} }], ports: [{ port: 'http' }] });
+    byId(objects, 'NetworkPolicy', 'ingest').spec.ingress[0].ports.push({ port: 9229 });
+    expect(networkProblems(objects)).toEqual([
+      'NetworkPolicy/ingest lets traffic reach the ingest on a port other than its metrics port',
+      'NetworkPolicy/integrations lets something other than the monitoring namespace reach the integrations',
+    ]);
+  });
+
+  it('a process the NATS or Postgres policy leaves out fails', () => {
+    const objects = copy(prod);
+    const values = (policy: string) => byId(objects, 'NetworkPolicy', policy).spec.ingress[0].from[0].podSelector.matchExpressions[0].values;
+    byId(objects, 'NetworkPolicy', 'nats').spec.ingress[0].from[0].podSelector.matchExpressions[0].values = values('nats').filter(
+      (v: string) => v !== 'integrations',
+    );
+    byId(objects, 'NetworkPolicy', 'postgres').spec.ingress[0].from[0].podSelector.matchExpressions[0].values = values('postgres').filter(
+      (v: string) => v !== 'vault',
+    );
+    expect(networkProblems(objects)).toEqual(['no NetworkPolicy lets integrations reach NATS', 'no NetworkPolicy lets vault reach Postgres']);
+  });
+
+  it("integrations' egress to a private range, without a restriction, or without its servers fails", () => {
+    expect(egressProblems(copy(prod))).toEqual([]);
+    const leaky = copy(prod);
+    const [v4, v6] = byId(leaky, 'NetworkPolicy', 'integrations').spec.egress[3].to;
+    v4.ipBlock.except = v4.ipBlock.except.filter((range: string) => !['10.0.0.0/8', '169.254.0.0/16'].includes(range));
+    v6.ipBlock.except = v6.ipBlock.except.filter((range: string) => range !== 'fc00::/7');
+    expect(egressProblems(leaky)).toEqual([
+      'NetworkPolicy/integrations lets traffic out to 10.0.0.0/8 (0.0.0.0/0 without it in except)',
+      'NetworkPolicy/integrations lets traffic out to 169.254.0.0/16 (0.0.0.0/0 without it in except)',
+      'NetworkPolicy/integrations lets traffic out to fc00::/7 (::/0 without it in except)',
+    ]);
+    // An except wider than the range still keeps it out; a narrower one does not.
+    const narrow = copy(prod);
+    const block = byId(narrow, 'NetworkPolicy', 'integrations').spec.egress[3].to[0].ipBlock;
+    block.except = block.except.map((range: string) => (range === '172.16.0.0/12' ? '172.16.0.0/16' : range === '192.168.0.0/16' ? '192.0.0.0/8' : range));
+    expect(egressProblems(narrow)).toEqual(['NetworkPolicy/integrations lets traffic out to 172.16.0.0/12 (0.0.0.0/0 without it in except)']);
+    const open = copy(prod);
+    byId(open, 'NetworkPolicy', 'integrations').spec.policyTypes = ['Ingress'];
+    expect(egressProblems(open)).toEqual(['no NetworkPolicy restricts the egress of integrations, which calls URLs the organizations choose']);
+    const cutOff = copy(prod);
+    byId(cutOff, 'NetworkPolicy', 'integrations').spec.egress.splice(0, 3);
+    expect(egressProblems(cutOff)).toEqual([
+      'the egress of integrations does not reach Postgres',
+      'the egress of integrations does not reach NATS',
+      'the egress of integrations does not reach the cluster DNS',
+    ]);
+  });
+
+  it('a key ring its holder lacks, or takes optionally, fails', () => {
+    const objects = copy(prod);
+    expect(keyRingProblems(objects)).toEqual([]);
+    containerOf(objects, 'integrations').env = containerOf(objects, 'integrations').env.filter((e: { name: string }) => e.name !== 'WEBHOOK_SECRET_KEYRING');
+    containerOf(objects, 'auth').env.find((e: { name: string }) => e.name === 'CREDENTIAL_KEYRING').valueFrom.secretKeyRef.optional = true;
+    expect(keyRingProblems(objects)).toEqual([
+      'Deployment/auth takes CREDENTIAL_KEYRING optionally; it cannot start without it',
+      'Deployment/integrations does not get WEBHOOK_SECRET_KEYRING from a Secret',
+    ]);
+  });
+
+  it('a route of the management API the Ingress does not publish fails', () => {
+    expect(managementApiPaths()).toEqual(expect.arrayContaining(['/login', '/org-api-credentials/{id}', '/organization-vault/{id}']));
+    const objects = copy(prod);
+    const rule = byId(objects, 'Ingress', 'meter').spec.rules[1];
+    rule.http.paths = rule.http.paths.filter((p: { path: string }) => p.path !== '/organization-vault');
+    expect(ingressProblems(objects)).toEqual([
+      'no Ingress path publishes /organization-vault of the management API ({management_url})',
+      'no Ingress path publishes /organization-vault/{id} of the management API ({management_url})',
+    ]);
+  });
+
   it('publishing the vault or the metrics through the Ingress fails', () => {
     const objects = copy(prod);
     const paths = byId(objects, 'Ingress', 'meter').spec.rules[0].http.paths;
@@ -288,6 +403,6 @@ describe('the checks catch what they promise to', () => {
   });
 
   it('no migration Job fails', () => {
-    expect(migrationProblems(copy(prod).filter((o) => o.kind !== 'Job'))).toEqual(['no Job runs node dist/scripts/migrate.js']);
+    expect(migrationProblems(copy(prod).filter((o) => o.kind !== 'Job'))).toEqual(['no Job runs node dist/apps/cli/src/main.js migrate']);
   });
 });

@@ -1,47 +1,41 @@
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, freePort, httpStatus, isolatedInfra, PlatformProcess, type IsolatedInfra } from '@meter/testing';
+import { eventually } from '@meter/testing';
 import { authDataSource, call, login, newOrg, startAuth } from './auth-support';
-import { signedRequest, testKeyRing } from './gateway-support';
+import { signedRequest, startGateway, type GatewayUnderTest } from './gateway-support';
 
 /** The contract between the two services: credentials made, fenced and revoked through the management API reach the gateway. */
 describe('credentials from the auth service reach the gateway', () => {
-  let infra: IsolatedInfra;
+  let stack: GatewayUnderTest;
   let db: DataSource;
   let auth: Awaited<ReturnType<typeof startAuth>>;
-  let gateway: PlatformProcess;
   let port: number;
   let token: string;
 
   beforeAll(async () => {
-    infra = await isolatedInfra();
-    const keys = await testKeyRing();
-    db = await authDataSource({ DATABASE_URL: infra.databaseUrl }, 'gateway-auth-test');
-    auth = await startAuth(infra, { CREDENTIAL_KEYRING: keys.env });
-    port = await freePort();
-    gateway = PlatformProcess.start(
-      'apps/gateway/src/main.js',
-      infra.env({ GATEWAY_PORT: String(port), CREDENTIAL_KEYRING: keys.env, TRUSTED_PROXIES: '127.0.0.1/32,::1/128', GATEWAY_USAGE_REPORT_SECONDS: '1' }),
-    );
-    await eventually(async () => (await httpStatus(`http://127.0.0.1:${port}/readyz`)) === 200, 30_000, 'gateway ready');
+    stack = await startGateway({ env: { TRUSTED_PROXIES: '127.0.0.1/32,::1/128', GATEWAY_USAGE_REPORT_SECONDS: '1' } });
+    port = stack.port;
+    db = await authDataSource({ DATABASE_URL: stack.infra.databaseUrl }, 'gateway-auth-test');
+    auth = await startAuth(stack.infra, { CREDENTIAL_KEYRING: stack.keys.env });
     const org = await newOrg(db, { fastHash: true });
     token = await login(auth.base, org.email, org.password);
   });
 
   afterAll(async () => {
-    await gateway?.stop();
     await auth?.process.stop();
     await db?.destroy();
-    await infra?.cleanup();
+    await stack?.stop();
   });
 
-  it('admits a new credential, applies its allow-list and refuses it within a second of revocation', async () => {
-    const created = await call(auth.base, 'POST', '/org-api-credentials', {
-      token,
-      body: { name: 'integration', type: 'secret', scopes: ['meter:consumption:read'] },
-    });
+  /** A secret credential made through the management API. */
+  const createCredential = async (name: string) => {
+    const created = await call(auth.base, 'POST', '/org-api-credentials', { token, body: { name, type: 'secret', scopes: ['meter:consumption:read'] } });
     expect(created.status).toBe(201);
-    const credential = { accessKey: created.body.access_key as string, secretKey: created.body.secret_key as string };
+    return { id: created.body.id as string, accessKey: created.body.access_key as string, secretKey: created.body.secret_key as string };
+  };
+
+  it('admits a new credential, applies its allow-list and refuses it within a second of revocation', async () => {
+    const credential = await createCredential('integration');
     const from = (address: string) => ({ 'x-forwarded-for': address });
 
     await eventually(
@@ -50,7 +44,7 @@ describe('credentials from the auth service reach the gateway', () => {
       'credential admitted',
     );
 
-    const fenced = await call(auth.base, 'PATCH', `/org-api-credentials/${created.body.id}`, { token, body: { allowed_cidrs: ['192.0.2.0/24'] } });
+    const fenced = await call(auth.base, 'PATCH', `/org-api-credentials/${credential.id}`, { token, body: { allowed_cidrs: ['192.0.2.0/24'] } });
     expect(fenced.status).toBe(200);
     await eventually(
       async () => (await signedRequest(port, credential, { target: '/meter/v1/x', headers: from('203.0.113.1') })).status === 403,
@@ -59,7 +53,7 @@ describe('credentials from the auth service reach the gateway', () => {
     );
     expect((await signedRequest(port, credential, { target: '/meter/v1/x', headers: from('192.0.2.9') })).status).toBe(404);
 
-    const revoked = await call(auth.base, 'DELETE', `/org-api-credentials/${created.body.id}`, { token });
+    const revoked = await call(auth.base, 'DELETE', `/org-api-credentials/${credential.id}`, { token });
     expect(revoked.status).toBe(204);
     const refused = await eventually(
       async () => {
@@ -73,15 +67,10 @@ describe('credentials from the auth service reach the gateway', () => {
   });
 
   it("reports a credential's last accepted request back to auth as last_used_at", async () => {
-    const created = await call(auth.base, 'POST', '/org-api-credentials', {
-      token,
-      body: { name: 'usage', type: 'secret', scopes: ['meter:consumption:read'] },
-    });
-    expect(created.status).toBe(201);
-    const credential = { accessKey: created.body.access_key as string, secretKey: created.body.secret_key as string };
+    const credential = await createCredential('usage');
     const lastUsed = async () => {
       const list = await call(auth.base, 'GET', '/org-api-credentials', { token });
-      return (list.body.credentials as { id: string; last_used_at: string | null }[]).find((c) => c.id === created.body.id)!.last_used_at;
+      return (list.body.credentials as { id: string; last_used_at: string | null }[]).find((c) => c.id === credential.id)!.last_used_at;
     };
     expect(await lastUsed()).toBeNull();
 

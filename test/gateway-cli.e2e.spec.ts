@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAuthorization, verifySignature } from '@meter/signing';
-import { freePort, isolatedInfra, PlatformProcess, startReadyApp, type IsolatedInfra } from '@meter/testing';
-import { AuthEvents, rawRequest, testKeyRing, type TestCredential } from './gateway-support';
+import { freePort } from '@meter/testing';
+import { rawRequest, startGateway, type GatewayUnderTest, type TestCredential } from './gateway-support';
 
 const CLI = join(__dirname, '..', 'dist', 'apps', 'cli', 'src', 'main.js');
 
@@ -20,25 +20,17 @@ async function cli(args: string[], env: Record<string, string> = {}) {
 }
 
 describe('cli call and sign against the gateway', () => {
-  let infra: IsolatedInfra;
-  let gateway: PlatformProcess;
-  let events: AuthEvents;
+  let stack: GatewayUnderTest;
   let port: number;
   let credential: TestCredential;
 
   beforeAll(async () => {
-    infra = await isolatedInfra();
-    const keys = await testKeyRing();
-    events = await AuthEvents.connect(infra.natsUrl, infra.bus, keys.ring);
-    credential = await events.createCredential();
-    ({ process: gateway, port } = await startReadyApp('gateway', infra.env({ CREDENTIAL_KEYRING: keys.env })));
+    stack = await startGateway({ credentials: [{}] });
+    port = stack.port;
+    [credential] = stack.credentials;
   });
 
-  afterAll(async () => {
-    await gateway?.stop();
-    await events?.close();
-    await infra?.cleanup();
-  });
+  afterAll(() => stack?.stop());
 
   it('call signs a GET with a query and a POST with a body well enough to pass authentication', async () => {
     const env = { METER_ACCESS_KEY: credential.accessKey, METER_SECRET_KEY: credential.secretKey };

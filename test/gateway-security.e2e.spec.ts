@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizationHeader, sign } from '@meter/signing';
-import { eventually, freePort, httpStatus, isolatedInfra, PlatformProcess, startReadyApp, type IsolatedInfra } from '@meter/testing';
-import { AuthEvents, nowSeconds, rawRequest, signedRequest, testKeyRing, type RawResponse, type TestCredential } from './gateway-support';
+import { eventually, type PlatformProcess } from '@meter/testing';
+import {
+  nowSeconds,
+  rawRequest,
+  signedRequest,
+  startGateway,
+  type AuthEvents,
+  type GatewayUnderTest,
+  type RawResponse,
+  type TestCredential,
+} from './gateway-support';
 
 const AUTH_FAILURE_LIMIT = 20;
 let addressCounter = 0;
@@ -21,38 +30,23 @@ function expectProblem(response: RawResponse, status: number, code: string) {
 }
 
 describe('gateway security against the real servers', () => {
-  let infra: IsolatedInfra;
+  let stack: GatewayUnderTest;
   let gateway: PlatformProcess;
   let events: AuthEvents;
   let port: number;
   let credential: TestCredential;
 
   beforeAll(async () => {
-    infra = await isolatedInfra();
-    const keys = await testKeyRing();
-    events = await AuthEvents.connect(infra.natsUrl, infra.bus, keys.ring);
-    // Published before the gateway starts: it must replay them before it says ready.
-    credential = await events.createCredential();
-    port = await freePort();
-    gateway = PlatformProcess.start(
-      'apps/gateway/src/main.js',
-      infra.env({
-        GATEWAY_PORT: String(port),
-        CREDENTIAL_KEYRING: keys.env,
-        TRUSTED_PROXIES: '127.0.0.1/32,::1/128',
-        AUTH_FAILURE_LIMIT_PER_MINUTE: String(AUTH_FAILURE_LIMIT),
-      }),
-    );
-    await eventually(async () => (await httpStatus(`http://127.0.0.1:${port}/readyz`)) === 200, 30_000, 'gateway ready').catch((error: Error) => {
-      throw new Error(`${error.message}\n${gateway.log()}`);
+    // The credential is published before the gateway starts: it must replay it before it says ready.
+    stack = await startGateway({
+      env: { TRUSTED_PROXIES: '127.0.0.1/32,::1/128', AUTH_FAILURE_LIMIT_PER_MINUTE: String(AUTH_FAILURE_LIMIT) },
+      credentials: [{}],
     });
+    ({ process: gateway, port, events } = stack);
+    [credential] = stack.credentials;
   });
 
-  afterAll(async () => {
-    await gateway?.stop();
-    await events?.close();
-    await infra?.cleanup();
-  });
+  afterAll(() => stack?.stop());
 
   it('is ready only with its credential view loaded, and limits in Redis', async () => {
     const ready = (await rawRequest(port, { target: '/readyz' })).json();
@@ -367,23 +361,16 @@ describe('gateway security against the real servers', () => {
 });
 
 describe('gateway without trusted proxies', () => {
-  let infra: IsolatedInfra;
-  let gateway: PlatformProcess;
+  let stack: GatewayUnderTest;
   let events: AuthEvents;
   let port: number;
 
   beforeAll(async () => {
-    infra = await isolatedInfra();
-    const keys = await testKeyRing();
-    events = await AuthEvents.connect(infra.natsUrl, infra.bus, keys.ring);
-    ({ process: gateway, port } = await startReadyApp('gateway', infra.env({ CREDENTIAL_KEYRING: keys.env })));
+    stack = await startGateway();
+    ({ events, port } = stack);
   });
 
-  afterAll(async () => {
-    await gateway?.stop();
-    await events?.close();
-    await infra?.cleanup();
-  });
+  afterAll(() => stack?.stop());
 
   it('judges the allow-list by the socket address and ignores a forged X-Forwarded-For', async () => {
     const fenced = await events.createCredential({ cidrs: ['192.0.2.0/24'] });

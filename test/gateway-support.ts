@@ -6,9 +6,13 @@ import { platformStreams, type AuthEvent, type BusNames } from '@meter/contracts
 import { formatKeyRing, generateKey, parseKeyRing, sodiumReady, type KeyRing } from '@meter/crypto';
 import { connectNats, ensureStream } from '@meter/messaging';
 import { signRequest } from '@meter/signing';
+import { isolatedInfra, startReadyApp, type IsolatedInfra, type PlatformProcess } from '@meter/testing';
 import { credentialCreatedEvent, publishAuthEvent, type SeedCredentialOptions, type SeededCredential } from './harness/credential-events';
 
-/** Test helpers shared by the gateway's end-to-end files: auth events on the bus and exact HTTP requests. */
+/**
+ * Test helpers shared by the gateway's end-to-end files: a gateway on servers of its own
+ * (startGateway), auth events on the bus and exact HTTP requests.
+ */
 
 export async function testKeyRing(): Promise<{ ring: KeyRing; env: string }> {
   await sodiumReady();
@@ -113,7 +117,7 @@ export function rawRequest(
   });
 }
 
-/** A request signed for `credential` now (or at `timestamp`), sent byte for byte. */
+/** A request signed for `credential` at the gateway's time (or at `timestamp`), sent byte for byte. */
 export function signedRequest(
   port: number,
   credential: Pick<TestCredential, 'accessKey' | 'secretKey'>,
@@ -126,7 +130,7 @@ export function signedRequest(
     method,
     target: options.target,
     body: options.body,
-    timestamp: options.timestamp,
+    timestamp: options.timestamp ?? nowSeconds(),
   });
   return rawRequest(port, {
     method,
@@ -136,4 +140,62 @@ export function signedRequest(
   });
 }
 
-export const nowSeconds = () => Math.floor(Date.now() / 1000);
+/** The gateway's clock as this test file set it (TEST_NOW given to startGateway), else the real one. */
+let pinnedNowMs: number | undefined;
+
+/** The gateway's "now" in seconds: what signedRequest signs with unless told otherwise. */
+export const nowSeconds = () => Math.floor((pinnedNowMs ?? Date.now()) / 1000);
+
+/** A gateway process on servers of its own, fed credentials through the auth event stream. */
+export interface GatewayUnderTest {
+  infra: IsolatedInfra;
+  keys: { ring: KeyRing; env: string };
+  events: AuthEvents;
+  /** The credentials asked for, published before the gateway started (it replays them before it says ready). */
+  credentials: TestCredential[];
+  port: number;
+  process: PlatformProcess;
+  /** The environment the gateway got (isolated servers, the key ring and the options' `env`). */
+  env: Record<string, string>;
+  /** Starts one more gateway process with the same environment (plus `env`); stop() stops it too. */
+  another(env?: Record<string, string>): Promise<{ port: number; process: PlatformProcess }>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The set-up of every gateway end-to-end test: isolated servers, a test key
+ * ring, the credentials asked for published as auth events, and a built
+ * gateway on a free port, ready. `env` goes to the gateway; a TEST_NOW in
+ * it pins the gateway's clock, and signedRequest then signs at that time.
+ */
+export async function startGateway(options: { env?: Record<string, string>; credentials?: SeedCredentialOptions[] } = {}): Promise<GatewayUnderTest> {
+  const infra = await isolatedInfra();
+  const keys = await testKeyRing();
+  const events = await AuthEvents.connect(infra.natsUrl, infra.bus, keys.ring);
+  const credentials: TestCredential[] = [];
+  for (const credential of options.credentials ?? []) credentials.push(await events.createCredential(credential));
+  if (options.env?.TEST_NOW) pinnedNowMs = Date.parse(options.env.TEST_NOW);
+  const env = infra.env({ CREDENTIAL_KEYRING: keys.env, ...options.env });
+  const processes: PlatformProcess[] = [];
+  const another = async (extra: Record<string, string> = {}) => {
+    const started = await startReadyApp('gateway', { ...env, ...extra });
+    processes.push(started.process);
+    return started;
+  };
+  const first = await another();
+  return {
+    infra,
+    keys,
+    events,
+    credentials,
+    port: first.port,
+    process: first.process,
+    env,
+    another,
+    async stop() {
+      await Promise.all(processes.map((process) => process.stop()));
+      await events.close();
+      await infra.cleanup();
+    },
+  };
+}

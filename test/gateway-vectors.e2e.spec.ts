@@ -1,24 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, freePort, httpStatus, isolatedInfra, PlatformProcess, type IsolatedInfra } from '@meter/testing';
-import { AuthEvents, nowSeconds, rawRequest, testKeyRing } from './gateway-support';
+import { signingVectors, type SigningVector } from '../libs/signing/src/signing-vectors.fixture';
+import { rawRequest, startGateway, type GatewayUnderTest } from './gateway-support';
 
-interface Vector {
-  name: string;
-  method: string;
-  target: string;
-  body_base64: string;
-  timestamp: number;
-  signature: string;
-  authorization: string;
-}
-
-const file = JSON.parse(readFileSync(join(__dirname, '..', 'libs', 'signing', 'src', 'signing-vectors.json'), 'utf8')) as {
-  access_key: string;
-  secret_key: string;
-  vectors: Vector[];
-};
+const file = signingVectors();
 
 const AUTH_CODES = new Set([
   'missing_authorization',
@@ -34,39 +18,21 @@ const AUTH_CODES = new Set([
 
 /** The independent vectors, sent byte for byte to a gateway whose clock is set to the vectors' time. */
 describe('gateway accepts every signing vector as sent', () => {
-  let infra: IsolatedInfra;
-  let gateway: PlatformProcess;
-  let events: AuthEvents;
+  let stack: GatewayUnderTest;
   let port: number;
 
   beforeAll(async () => {
-    infra = await isolatedInfra();
-    const keys = await testKeyRing();
-    events = await AuthEvents.connect(infra.natsUrl, infra.bus, keys.ring);
-    await events.createCredential({ accessKey: file.access_key, secretKey: file.secret_key });
-    port = await freePort();
     const middle = file.vectors[Math.floor(file.vectors.length / 2)].timestamp;
-    gateway = PlatformProcess.start(
-      'apps/gateway/src/main.js',
-      infra.env({
-        GATEWAY_PORT: String(port),
-        CREDENTIAL_KEYRING: keys.env,
-        GATEWAY_TEST_CLOCK_OFFSET_SECONDS: String(middle - nowSeconds()),
-        AUTH_FAILURE_LIMIT_PER_MINUTE: '1000',
-      }),
-    );
-    await eventually(async () => (await httpStatus(`http://127.0.0.1:${port}/readyz`)) === 200, 30_000, 'gateway ready').catch((error: Error) => {
-      throw new Error(`${error.message}\n${gateway.log()}`);
+    stack = await startGateway({
+      env: { TEST_NOW: new Date(middle * 1000).toISOString(), AUTH_FAILURE_LIMIT_PER_MINUTE: '1000' },
+      credentials: [{ accessKey: file.access_key, secretKey: file.secret_key }],
     });
+    port = stack.port;
   });
 
-  afterAll(async () => {
-    await gateway?.stop();
-    await events?.close();
-    await infra?.cleanup();
-  });
+  afterAll(() => stack?.stop());
 
-  const send = (v: Vector, authorization: string, body = Buffer.from(v.body_base64, 'base64')) =>
+  const send = (v: SigningVector, authorization: string, body = Buffer.from(v.body_base64, 'base64')) =>
     rawRequest(port, {
       method: v.method,
       target: v.target,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { intervalsFromReadings } from '@meter/consumption';
-import { simulatedMeter, simulatedReadings } from '@meter/readings';
+import { simulatedMeter, simulatedReadings } from '@meter/cli';
 import { eventually, freePort, httpStatus, isolatedInfra, PlatformProcess, type IsolatedInfra } from '@meter/testing';
 
 const ROOT = join(__dirname, '..');

@@ -1,11 +1,15 @@
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VAULT_ENTRY_TYPES } from '@meter/contracts';
-import { isolatedInfra, PlatformProcess, startReadyApp, type IsolatedInfra } from '@meter/testing';
+import { outboundEventSubject, VAULT_ENTRY_TYPES } from '@meter/contracts';
+import { jetstream } from '@nats-io/jetstream';
+import { randomUUID } from 'node:crypto';
+import { connectNats } from '@meter/messaging';
+import { eventually, isolatedInfra, PlatformProcess, startReadyApp, type IsolatedInfra } from '@meter/testing';
 import { authDataSource, call, login, newOrg, startAuth } from './auth-support';
 import { startConsumptionStack, type ConsumptionStack } from './consumption-stack';
 import { signedRequest, type RawResponse, type TestCredential } from './gateway-support';
 import { DocumentedApi } from './openapi-conformance';
+import { startS3, type S3Emulator } from './export-emulators';
 import { ringEntry, secretsFor } from './vault-fixtures';
 
 /**
@@ -40,7 +44,7 @@ describe('docs/openapi/gateway.json describes the running gateway', () => {
   };
 
   beforeAll(async () => {
-    stack = await startConsumptionStack('openapi-conformance-e2e', ['org_doc'], { TEST_NOW: NOW });
+    stack = await startConsumptionStack('openapi-conformance-e2e', ['org_doc'], { TEST_NOW: NOW, INGEST_ALERT_RULES: 'on' });
     ({ port } = stack);
     caller = stack.credentials.org_doc;
     const publish = (kind: 'readings' | 'devices', device: number, payload: unknown) => stack.publish('org_doc', kind, device, payload);
@@ -91,7 +95,8 @@ describe('docs/openapi/gateway.json describes the running gateway', () => {
     }
     const month = await check('GET', '/meter/v1/history', '/meter/v1/history?device_id=7&period=CURRENT_MONTH');
     const alerts = month.body.series[1].data_points.flatMap((p: { alerts: { code: string }[] }) => p.alerts.map((a) => a.code));
-    expect(new Set(alerts)).toEqual(new Set(['NO_DATA', 'REGISTER_RESET']));
+    // Channel 2 flowed every hour from 2026-11-10: LEAK raised on the 11th, cleared by the reset's still hour, raised again on the 21st.
+    expect(new Set(alerts)).toEqual(new Set(['NO_DATA', 'REGISTER_RESET', 'LEAK']));
     expect((await check('GET', '/meter/v1/history', '/meter/v1/history?device_id=404&period=7D')).status).toBe(404);
     expect((await check('GET', '/meter/v1/history', '/meter/v1/history?device_id=7&period=3D')).status).toBe(400);
     expect((await check('GET', '/meter/v1/history', '/meter/v1/history?device_id=7&period=7D', { zone: 'Mars/Olympus' })).status).toBe(400);
@@ -107,6 +112,24 @@ describe('docs/openapi/gateway.json describes the running gateway', () => {
     const bulk = await check('GET', '/meter/v1/projection/bulk', '/meter/v1/projection/bulk?device_ids=7,8,404');
     expect(bulk.body.errors).toHaveLength(1);
     expect((await check('GET', '/meter/v1/projection/bulk', '/meter/v1/projection/bulk?device_ids=7,x')).status).toBe(400);
+  });
+
+  it('alerts: open and all, paged, of one device, and bad input', async () => {
+    await stack.publish('org_doc', 'alarms', 8, { code: 'LOW_BATTERY', state: 'raised', at: iso(Date.UTC(2026, 10, 21, 9, 30)) });
+    await stack.publish('org_doc', 'alarms', 9, { code: 'TAMPER', state: 'raised', at: iso(Date.UTC(2026, 10, 21, 8)) });
+    await stack.publish('org_doc', 'alarms', 9, { code: 'TAMPER', state: 'cleared', at: iso(Date.UTC(2026, 10, 21, 9)) });
+    await eventually(
+      async () => (await check('GET', '/meter/v1/alerts', '/meter/v1/alerts?device_id=9&state=cleared')).body.alerts.length === 1,
+      10_000,
+      'the alarms stored',
+    );
+    const open = await check('GET', '/meter/v1/alerts', '/meter/v1/alerts');
+    expect(open.body.alerts.map((a: { code: string }) => a.code)).toEqual(expect.arrayContaining(['LOW_BATTERY', 'LEAK']));
+    const first = await check('GET', '/meter/v1/alerts', '/meter/v1/alerts?state=all&limit=1');
+    expect(first.body.has_more).toBe(true);
+    await check('GET', '/meter/v1/alerts', `/meter/v1/alerts?state=all&limit=500&next_page_token=${encodeURIComponent(first.body.next_page_token)}`);
+    expect((await check('GET', '/meter/v1/alerts', '/meter/v1/alerts?state=closed')).status).toBe(400);
+    expect((await check('GET', '/meter/v1/alerts', '/meter/v1/alerts?next_page_token=forged')).status).toBe(400);
   });
 
   it('documents the problems of authentication', async () => {
@@ -128,8 +151,10 @@ describe('docs/openapi/management.json describes the running management API', ()
   let db: DataSource;
   let auth: { process: PlatformProcess; base: string };
   let vault: PlatformProcess;
+  let integrations: PlatformProcess;
+  let s3: S3Emulator;
   let token: string;
-  let org: { email: string; password: string };
+  let org: { orgId: string; email: string; password: string };
 
   const check = async (method: string, path: string, target: string, options: { body?: unknown; token?: string } = {}) => {
     const response = await call(auth.base, method, target, { body: options.body, token: options.token === undefined ? token : options.token || undefined });
@@ -145,9 +170,13 @@ describe('docs/openapi/management.json describes the running management API', ()
     org = await newOrg(db, { fastHash: true });
     token = await login(auth.base, org.email, org.password);
     ({ process: vault } = await startReadyApp('vault', infra.env({ VAULT_ROOT_KEYRING: ringEntry('k1') })));
+    ({ process: integrations } = await startReadyApp('integrations', infra.env({ EXPORT_POLL_SECONDS: '0.5', DATA_DIR: `.data/test-${infra.busPrefix}` })));
+    s3 = await startS3();
   }, 90_000);
 
   afterAll(async () => {
+    await integrations?.stop();
+    await s3?.stop();
     await vault?.stop();
     await auth?.process.stop();
     await db?.destroy();
@@ -208,6 +237,78 @@ describe('docs/openapi/management.json describes the running management API', ()
     expect(listed.body.entries).toHaveLength(VAULT_ENTRY_TYPES.length);
     expect((await check('DELETE', '/organization-vault/{id}', `/organization-vault/${id}`)).status).toBe(204);
     expect((await check('DELETE', '/organization-vault/{id}', `/organization-vault/${id}`)).status).toBe(404);
+  });
+
+  it('exports: activate, list, read, pause, queue a run, read its runs, delete', async () => {
+    await s3.createBucket('doc-exports');
+    const entry = { access_key: s3.accessKey, secret_key: s3.secretKey, end_point: s3.endpoint, region: 'us-east-1' };
+    expect(
+      (await check('PATCH', '/organization-vault', '/organization-vault', { body: { namespace: 'exports', type: 's3_identity', data: entry } })).status,
+    ).toBe(200);
+    const body = { type: 'batch_export', namespace: 'exports', storage_type: 's3_identity', destination: { bucket: 'doc-exports', prefix: 'd/' } };
+    expect(api.requestBodyProblems('POST', '/integrations', body)).toEqual([]);
+    const created = await check('POST', '/integrations', '/integrations', { body });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    expect((await check('POST', '/integrations', '/integrations', { body: { ...body, format: 'xml' } })).status).toBe(400);
+    expect((await check('POST', '/integrations', '/integrations', { body: { ...body, destination: { bucket: 'no-such-bucket' } } })).status).toBe(422);
+    await check('GET', '/integrations', '/integrations');
+    expect(api.requestBodyProblems('PATCH', '/integrations/{id}', { status: 'paused' })).toEqual([]);
+    expect((await check('PATCH', '/integrations/{id}', `/integrations/${id}`, { body: { status: 'paused' } })).body.status).toBe('paused');
+    const range = { from: '2026-11-01', to: '2026-11-02' };
+    expect(api.requestBodyProblems('POST', '/integrations/{id}/runs', range)).toEqual([]);
+    const queued = await check('POST', '/integrations/{id}/runs', `/integrations/${id}/runs`, { body: range });
+    expect(queued.status).toBe(202);
+    await eventually(
+      async () => (await call(auth.base, 'GET', `/integrations/${id}/runs/${queued.body.id}`, { token })).body.status === 'succeeded',
+      30_000,
+      'the run finished',
+    );
+    expect((await check('GET', '/integrations/{id}/runs/{runId}', `/integrations/${id}/runs/${queued.body.id}`)).body.files).toHaveLength(2);
+    expect((await check('GET', '/integrations/{id}/runs', `/integrations/${id}/runs`)).body.runs).toHaveLength(1);
+    expect((await check('GET', '/integrations/{id}', `/integrations/${id}`)).body.last_run.id).toBe(queued.body.id);
+    expect((await check('POST', '/integrations/{id}/runs', `/integrations/${id}/runs`, { body: { from: '2026-11-02', to: '2026-11-01' } })).status).toBe(400);
+    expect((await check('DELETE', '/integrations/{id}', `/integrations/${id}`)).status).toBe(204);
+    expect((await check('GET', '/integrations/{id}', `/integrations/${id}`)).status).toBe(404);
+  });
+
+  it('webhook endpoints: create, list, change, rotate, deliveries, retry, delete', async () => {
+    const body = { url: 'http://127.0.0.1:9/hook', events: ['alert.raised'], description: 'doc' };
+    expect(api.requestBodyProblems('POST', '/webhook-endpoints', body)).toEqual([]);
+    const created = await check('POST', '/webhook-endpoints', '/webhook-endpoints', { body });
+    expect(created.status).toBe(201);
+    const id: string = created.body.id;
+    expect((await check('POST', '/webhook-endpoints', '/webhook-endpoints', { body: { ...body, events: ['alert.opened'] } })).status).toBe(400);
+    await check('GET', '/webhook-endpoints', '/webhook-endpoints');
+    const change = { events: ['alert.raised', 'alert.cleared'] };
+    expect(api.requestBodyProblems('PATCH', '/webhook-endpoints/{id}', change)).toEqual([]);
+    expect((await check('PATCH', '/webhook-endpoints/{id}', `/webhook-endpoints/${id}`, { body: change })).status).toBe(200);
+    expect((await check('PATCH', '/webhook-endpoints/{id}', `/webhook-endpoints/${randomUUID()}`, { body: change })).status).toBe(404);
+    expect((await check('POST', '/webhook-endpoints/{id}/rotate-secret', `/webhook-endpoints/${id}/rotate-secret`)).status).toBe(200);
+    // An event of the organization on the bus makes a delivery (to a port nothing listens on: it stays pending).
+    const nc = await connectNats(infra.natsUrl, 'openapi-conformance-events');
+    try {
+      const event = { event_id: randomUUID(), type: 'alert.raised', org_id: org.orgId, occurred_at: new Date().toISOString(), data: { code: 'LEAK' } };
+      await jetstream(nc).publish(infra.bus.subject(outboundEventSubject(org.orgId, 'alert.raised')), JSON.stringify(event), { msgID: event.event_id });
+    } finally {
+      await nc.drain();
+    }
+    const deliveries = await eventually(
+      async () => {
+        const listed = await check('GET', '/webhook-endpoints/{id}/deliveries', `/webhook-endpoints/${id}/deliveries`);
+        return listed.body.deliveries.length === 1 ? listed.body.deliveries : false;
+      },
+      10_000,
+      'a delivery',
+    );
+    const retried = await check(
+      'POST',
+      '/webhook-endpoints/{id}/deliveries/{deliveryId}/retry',
+      `/webhook-endpoints/${id}/deliveries/${deliveries[0].id}/retry`,
+    );
+    expect(retried.status).toBe(202);
+    expect((await check('DELETE', '/webhook-endpoints/{id}', `/webhook-endpoints/${id}`)).status).toBe(204);
+    expect((await check('DELETE', '/webhook-endpoints/{id}', `/webhook-endpoints/${id}`)).status).toBe(404);
   });
 
   it('had every operation answer a success', () => {

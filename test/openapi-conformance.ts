@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import type { PublicApi } from '@meter/http';
+import type { PublicApi } from '../scripts/openapi/documents';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -60,11 +60,17 @@ export class DocumentedApi {
     const missing = headers.filter(([name, header]) => header.required && !seen.header(name)).map(([name]) => `header ${name} is missing`);
     if (missing.length) return missing;
     const contentType = seen.header('content-type');
-    const content = documented.content as Record<string, { schema: Json }> | undefined;
+    const content = documented.content as Record<string, { schema: Json; examples?: Record<string, { value: Json }> }> | undefined;
     if (!content) return seen.body === undefined ? [] : [`status ${seen.status} is documented without a body, got ${JSON.stringify(seen.body).slice(0, 200)}`];
     const mediaType = Object.keys(content).find((type) => contentType?.split(';')[0].trim() === type);
     if (!mediaType) return [`Content-Type ${contentType} is not one of ${Object.keys(content).join(', ')}`];
-    return this.errors(content[mediaType].schema, seen.body);
+    const errors = this.errors(content[mediaType].schema, seen.body);
+    // Each error code an operation really answers has its own example in the document.
+    const code = (seen.body as { code?: unknown } | undefined)?.code;
+    const exampleCodes = Object.values(content[mediaType].examples ?? {}).map((example) => example.value?.code);
+    if (mediaType === 'application/problem+json' && !exampleCodes.includes(code))
+      errors.push(`code ${String(code)} has no example among ${exampleCodes.join(', ')}`);
+    return errors;
   }
 
   /** Problems of a request body against the documented one. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, freePort, httpStatus, isolatedInfra, PlatformProcess, startReadyApp, TcpProxy, type IsolatedInfra } from '@meter/testing';
+import { eventually, freePort, httpStatus, isolatedInfra, PlatformProcess, type IsolatedInfra } from '@meter/testing';
 
-const SERVICES = ['gateway', 'auth', 'vault', 'ingest'] as const;
+const SERVICES = ['gateway', 'auth', 'vault', 'ingest', 'integrations'] as const;
 
 describe('the platform as `npm start` runs it', () => {
   let infra: IsolatedInfra;
@@ -10,7 +10,7 @@ describe('the platform as `npm start` runs it', () => {
 
   beforeAll(async () => {
     infra = await isolatedInfra({ migrate: false });
-    ports = { gateway: await freePort(), auth: await freePort(), vault: await freePort(), ingest: await freePort() };
+    ports = { gateway: await freePort(), auth: await freePort(), vault: await freePort(), ingest: await freePort(), integrations: await freePort() };
     platform = PlatformProcess.start(
       'scripts/start.js',
       infra.env({
@@ -18,6 +18,7 @@ describe('the platform as `npm start` runs it', () => {
         AUTH_PORT: String(ports.auth),
         VAULT_PORT: String(ports.vault),
         INGEST_PORT: String(ports.ingest),
+        INTEGRATIONS_PORT: String(ports.integrations),
         LOG_LEVEL: 'info',
       }),
     );
@@ -28,7 +29,7 @@ describe('the platform as `npm start` runs it', () => {
     await infra?.cleanup();
   });
 
-  it('migrates, then brings the four processes to ready within 30 s', async () => {
+  it('migrates, then brings the five processes to ready within 30 s', async () => {
     for (const service of SERVICES) {
       await eventually(async () => (await httpStatus(`http://127.0.0.1:${ports[service]}/readyz`)) === 200, 30_000, `${service} ready`).catch(
         (error: Error) => {
@@ -60,7 +61,7 @@ describe('the platform as `npm start` runs it', () => {
     expect(JSON.parse(line!.replace(/^\[gateway\]\s*/, ''))).toMatchObject({ service: 'gateway', level: 30 });
   });
 
-  it('stops all four within 10 s of SIGTERM, closing their ports', async () => {
+  it('stops all five within 10 s of SIGTERM, closing their ports', async () => {
     const sent = Date.now();
     platform.signal('SIGTERM');
     const exit = await platform.exited;
@@ -70,46 +71,6 @@ describe('the platform as `npm start` runs it', () => {
       expect(platform.log()).toMatch(new RegExp(`\\[${service}\\s*\\].*"msg":"stopped"`));
       await expect(httpStatus(`http://127.0.0.1:${ports[service]}/healthz`)).rejects.toThrow();
     }
-  });
-});
-
-describe('readiness follows the dependencies', () => {
-  let infra: IsolatedInfra;
-  let redis: TcpProxy;
-  let gateway: PlatformProcess;
-  let port: number;
-
-  beforeAll(async () => {
-    infra = await isolatedInfra();
-    redis = await TcpProxy.to(infra.redisUrl, await freePort());
-    ({ process: gateway, port } = await startReadyApp('gateway', infra.env({ REDIS_URL: redis.via(infra.redisUrl) })));
-  });
-
-  afterAll(async () => {
-    await gateway?.stop();
-    await redis?.close();
-    await infra?.cleanup();
-  });
-
-  it('answers 503 naming Redis while Redis is away, and 200 once it is back', async () => {
-    await redis.cut();
-    const down = await eventually(
-      async () => {
-        const response = await fetch(`http://127.0.0.1:${port}/readyz`);
-        return response.status === 503 ? response : false;
-      },
-      10_000,
-      'readyz 503',
-    );
-    expect(down.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    const problem = (await down.json()) as { detail: string; checks: Record<string, { status: string }> };
-    expect(problem).toMatchObject({ status: 503, code: 'not_ready', failed: ['redis'] });
-    expect(problem.detail).toMatch(/redis/);
-    expect(problem.checks.postgres.status).toBe('up');
-
-    await redis.open();
-    await eventually(async () => (await httpStatus(`http://127.0.0.1:${port}/readyz`)) === 200, 15_000, 'readyz back to 200');
-    expect(gateway.running).toBe(true);
   });
 });
 

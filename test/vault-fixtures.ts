@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { NatsConnection } from '@nats-io/nats-core';
-import { vaultSubject, type BusNames, type VaultEntryType, type VaultOperation } from '@meter/contracts';
+import { headers, type NatsConnection } from '@nats-io/nats-core';
+import { RPC_DEADLINE_HEADER, vaultSubject, type BusNames, type VaultEntryType, type VaultOperation } from '@meter/contracts';
 
 /** Distinctive secret values, so a dump or a stream can be searched for them. */
 export function secretsFor(tag: string): Record<VaultEntryType, Record<string, string>> {
@@ -23,11 +23,15 @@ export function secretNeedles(data: Record<string, string>): string[] {
   return Object.values(data).flatMap((value) => value.match(/SECRET-[A-Za-z0-9_-]+-[a-z]+-[0-9a-f]{12}/g) ?? []);
 }
 
-export async function vaultRequest(nc: NatsConnection, bus: BusNames, operation: VaultOperation, payload: unknown, timeout = 5000) {
-  const reply = await nc.request(vaultSubject(bus, operation), JSON.stringify(payload), { timeout });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return JSON.parse(reply.string()) as
-    { ok: true; result: any } | { ok: false; error: { code: string; detail: string; errors?: { field: string; message: string }[] } };
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type VaultReply = { ok: true; result: any } | { ok: false; error: { code: string; detail: string; errors?: { field: string; message: string }[] } };
+
+/** One vault request; `deadline` (ms since the epoch) goes in its deadline header. */
+export async function vaultRequest(nc: NatsConnection, bus: BusNames, operation: VaultOperation, payload: unknown, timeout = 5000, deadline?: number) {
+  const h = headers();
+  if (deadline !== undefined) h.set(RPC_DEADLINE_HEADER, String(deadline));
+  const reply = await nc.request(vaultSubject(bus, operation), JSON.stringify(payload), { timeout, headers: h });
+  return JSON.parse(reply.string()) as VaultReply;
 }
 
 /** A 32-byte key ring entry in the VAULT_ROOT_KEYRING text format. */

@@ -1,87 +1,42 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
-import type { Msg, NatsConnection } from '@nats-io/nats-core';
+import type { Msg } from '@nats-io/nats-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BusNames, platformStreams } from '@meter/contracts';
-import { eventually, freePort, httpStatus, isolatedInfra, PlatformProcess, type IsolatedInfra } from '@meter/testing';
+import {
+  eventually,
+  freePort,
+  httpStatus,
+  isolatedInfra,
+  NATS_USER_PASSWORDS,
+  natsServerBinary,
+  PlatformProcess,
+  PrivateNats,
+  requestError,
+  subscribeOutcome,
+  type IsolatedInfra,
+  type NatsUser,
+} from '@meter/testing';
 import { authDataSource, call, login, newOrg, startAuth } from './auth-support';
 import { ringEntry, secretNeedles, secretsFor, vaultRequest } from './vault-fixtures';
 
-const ROOT = join(__dirname, '..');
-const PERMISSIONS = join(ROOT, 'deploy/base/nats/vault-permissions.conf');
-const PASSWORDS = {
-  VAULT_NATS_PASSWORD: 'vault-pw',
-  AUTH_NATS_PASSWORD: 'auth-pw',
-  INTEGRATION_NATS_PASSWORD: 'integration-pw',
-  GATEWAY_NATS_PASSWORD: 'gateway-pw',
-  INGEST_NATS_PASSWORD: 'ingest-pw',
-};
-
 /** A private nats-server runs the deploy/ permissions file as written; without the binary there is nothing to run it on. */
-const natsServer = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/bin']
-  .map((dir) => join(dir, 'nats-server'))
-  .find((path) => existsSync(path));
-
-describe.skipIf(!natsServer)('NATS permissions of deploy/base/nats/vault-permissions.conf', () => {
+describe.skipIf(!natsServerBinary)('NATS permissions of deploy/base/nats/vault-permissions.conf', () => {
   const bus = new BusNames('');
   let infra: IsolatedInfra;
-  let dir: string;
-  let server: ChildProcess;
+  let nats: PrivateNats;
   let url: string;
   let vault: PlatformProcess;
-  const clients: NatsConnection[] = [];
   const secrets = secretsFor('perm');
 
-  const as = async (user: keyof typeof USERS, options: { inboxPrefix?: string } = {}) => {
-    const nc = await connect({ servers: url, user, pass: USERS[user], ...options });
-    clients.push(nc);
-    return nc;
-  };
-  const USERS = { auth: PASSWORDS.AUTH_NATS_PASSWORD, integration: PASSWORDS.INTEGRATION_NATS_PASSWORD, gateway: PASSWORDS.GATEWAY_NATS_PASSWORD };
-  /** Resolves with the permission error a subscription ends with, or undefined if it is still open after a round trip. */
-  const subscribeOutcome = async (nc: NatsConnection, subject: string) => {
-    let failure: Error | undefined;
-    nc.subscribe(subject, {
-      callback: (error: Error | null) => {
-        failure ??= error ?? undefined;
-      },
-    });
-    await nc.flush();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    await nc.flush();
-    return failure?.message;
-  };
-  const requestError = async (nc: NatsConnection, subject: string) => {
-    try {
-      await nc.request(subject, '{}', { timeout: 2000 });
-      return 'answered';
-    } catch (error) {
-      return (error as Error).message;
-    }
-  };
+  const as = (user: NatsUser, options: { inboxPrefix?: string } = {}) => nats.as(user, options);
 
   beforeAll(async () => {
     infra = await isolatedInfra();
-    dir = await mkdtemp(join(tmpdir(), 'vault-nats-'));
-    const port = await freePort();
-    url = `nats://127.0.0.1:${port}`;
-    await copyFile(PERMISSIONS, join(dir, 'vault-permissions.conf'));
     // Clients without credentials are the vault, so the unchanged vault process runs under its permissions.
-    await writeFile(
-      join(dir, 'server.conf'),
-      `listen: 127.0.0.1:${port}\njetstream { store_dir: "${join(dir, 'js')}" }\nno_auth_user: vault\ninclude vault-permissions.conf\n`,
-    );
-    server = spawn(natsServer!, ['-c', join(dir, 'server.conf')], { env: { ...PASSWORDS }, stdio: 'ignore' });
-    await eventually(
-      async () => Boolean(await connect({ servers: url, user: 'gateway', pass: PASSWORDS.GATEWAY_NATS_PASSWORD }).then((nc) => nc.close().then(() => true))),
-      10_000,
-      'nats-server up',
-    );
+    nats = await PrivateNats.start({ jetstream: true, noAuthUser: 'vault' });
+    url = nats.url;
     const vaultPort = await freePort();
     vault = PlatformProcess.start(
       'apps/vault/src/main.js',
@@ -95,11 +50,9 @@ describe.skipIf(!natsServer)('NATS permissions of deploy/base/nats/vault-permiss
   });
 
   afterAll(async () => {
-    await Promise.all(clients.map((nc) => nc.close().catch(() => undefined)));
     await vault?.stop();
-    server?.kill('SIGTERM');
+    await nats?.stop();
     await infra?.cleanup();
-    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it('lets the vault run under its own permissions: stream, subscriptions, replies and audit events', async () => {
@@ -151,13 +104,13 @@ describe.skipIf(!natsServer)('NATS permissions of deploy/base/nats/vault-permiss
       NATS_URL: url,
       BUS_PREFIX: '',
       NATS_USER: 'auth',
-      NATS_PASSWORD: PASSWORDS.AUTH_NATS_PASSWORD,
+      NATS_PASSWORD: NATS_USER_PASSWORDS.auth,
       NATS_INBOX_PREFIX: '_INBOX_auth',
     });
     // Auth may watch its own prefix: the service's replies must arrive there.
     const watcher = await as('auth');
     const answersToAuth: string[] = [];
-    watcher.subscribe('_INBOX_auth.>', { callback: (_error: Error | null, message: Msg) => answersToAuth.push(message.subject) });
+    watcher.subscribe('_INBOX_auth.>', { callback: (_error: Error | null, message: Msg) => void answersToAuth.push(message.subject) });
     await watcher.flush();
     try {
       const admin = await newOrg(db, { fastHash: true });
@@ -238,7 +191,7 @@ describe.skipIf(!natsServer)('NATS permissions of deploy/base/nats/vault-permiss
     expect(ids).toHaveLength(2);
     const store = await eventually(
       async () => {
-        const text = await readTree(join(dir, 'js'));
+        const text = await readTree(join(nats.dir, 'js'));
         return ids.every((id) => text.includes(id)) && text.includes('entry.opened') ? text : false;
       },
       10_000,

@@ -13,20 +13,37 @@ import { ringEntry, secretsFor, vaultRequest } from './vault-fixtures';
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..');
 
+interface RotateReport {
+  key_ring: string;
+  active_key_id: string;
+  rewrapped: number;
+  unchanged: number;
+  unused_key_ids: string[];
+  removed_key_ids: string[];
+  unreadable: number;
+  unreadable_by_key: Record<string, number>;
+}
+
+/** The command's report; fails on a non-zero exit. */
 async function rotate(env: Record<string, string>, ...args: string[]) {
   const { stdout } = await run(process.execPath, [join(ROOT, 'dist/apps/cli/src/main.js'), 'keys', 'rotate-vault', ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
   });
-  return JSON.parse(stdout.trim()) as {
-    key_ring: string;
-    active_key_id: string;
-    rewrapped: number;
-    unchanged: number;
-    unused_key_ids: string[];
-    removed_key_ids: string[];
-  };
+  return JSON.parse(stdout.trim()) as RotateReport;
 }
+
+/** The command's exit code and report, whatever the code. */
+async function rotateWithExitCode(env: Record<string, string>): Promise<{ code: number; report: RotateReport }> {
+  try {
+    return { code: 0, report: await rotate(env) };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string };
+    return { code: failed.code, report: JSON.parse(failed.stdout.trim()) as RotateReport };
+  }
+}
+
+const DEV_KEY_ID = /^dev-\d{8}-[0-9a-f]{8}$/;
 
 describe('rotating the vault root key ring', () => {
   let infra: IsolatedInfra;
@@ -91,7 +108,16 @@ describe('rotating the vault root key ring', () => {
     await vault!.stop();
     await startVault({ VAULT_ROOT_KEYRING: `${k2},${k1}` });
     const report = await rotate(infra.env({ VAULT_ROOT_KEYRING: `${k2},${k1}` }));
-    expect(report).toEqual({ key_ring: 'VAULT_ROOT_KEYRING', active_key_id: 'k2', rewrapped: 3, unchanged: 0, unused_key_ids: ['k1'], removed_key_ids: [] });
+    expect(report).toEqual({
+      key_ring: 'VAULT_ROOT_KEYRING',
+      active_key_id: 'k2',
+      rewrapped: 3,
+      unchanged: 0,
+      unused_key_ids: ['k1'],
+      removed_key_ids: [],
+      unreadable: 0,
+      unreadable_by_key: {},
+    });
     expect((await rootKeyIds()).map((r) => r.root_key_id)).toEqual(['k2', 'k2', 'k2']);
     // Entries are not touched by a rotation.
     expect((await db.query(`SELECT id, sealed_data FROM vault.entries ORDER BY id`)).rows).toEqual(sealedBefore);
@@ -122,20 +148,24 @@ describe('rotating the vault root key ring', () => {
       const env = { DATA_DIR: dataDir };
       await startVault(env);
       const ringFile = join(dataDir, 'keys', 'vault_root_keyring');
-      expect((await readFile(ringFile, 'utf8')).trim()).toMatch(/^k1:/);
+      const [firstId] = (await readFile(ringFile, 'utf8')).trim().split(':');
+      expect(firstId).toMatch(DEV_KEY_ID);
       await store(['dev-a', 'dev-b']);
 
       const rotated = await rotate(infra.env(env));
-      expect(rotated).toMatchObject({ key_ring: 'development file', active_key_id: 'k2', rewrapped: 2, unused_key_ids: ['k1'], removed_key_ids: [] });
-      expect((await readFile(ringFile, 'utf8')).trim()).toMatch(/^k2:[^,]+,k1:/);
+      expect(rotated).toMatchObject({ key_ring: 'development file', rewrapped: 2, unused_key_ids: [firstId], removed_key_ids: [], unreadable: 0 });
+      const secondId = rotated.active_key_id;
+      expect(secondId).toMatch(DEV_KEY_ID);
+      expect(secondId).not.toBe(firstId);
+      expect((await readFile(ringFile, 'utf8')).trim()).toMatch(new RegExp(`^${secondId}:[^,]+,${firstId}:`));
       // The running vault picks up the new key without a restart, and wraps new data keys under it.
       expect((await openAll(['dev-a', 'dev-b'])).every((r) => r.ok)).toBe(true);
       await store(['dev-c']);
-      expect((await rootKeyIds()).map((r) => r.root_key_id)).toEqual(['k2', 'k2', 'k2']);
+      expect((await rootKeyIds()).map((r) => r.root_key_id)).toEqual([secondId, secondId, secondId]);
 
       const removed = await rotate(infra.env(env), '--rewrap-only', '--remove-old');
-      expect(removed).toMatchObject({ active_key_id: 'k2', rewrapped: 0, removed_key_ids: ['k1'], unused_key_ids: [] });
-      expect((await readFile(ringFile, 'utf8')).trim()).toMatch(/^k2:[^,]+$/);
+      expect(removed).toMatchObject({ active_key_id: secondId, rewrapped: 0, removed_key_ids: [firstId], unused_key_ids: [] });
+      expect((await readFile(ringFile, 'utf8')).trim()).toMatch(new RegExp(`^${secondId}:[^,]+$`));
 
       await vault!.stop();
       await startVault(env);
@@ -148,6 +178,23 @@ describe('rotating the vault root key ring', () => {
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 180_000);
+
+  it('counts the data keys the ring does not unwrap, even under a key id it has, and exits 1', async () => {
+    await db.query(`DELETE FROM vault.entries; DELETE FROM vault.data_keys`);
+    // Two rings that both call their key k1, as development rings did before key ids were unique.
+    const [mine, theirs] = [ringEntry('k1'), ringEntry('k1')];
+    await startVault({ VAULT_ROOT_KEYRING: theirs });
+    await store(['other-checkout']);
+    await vault!.stop();
+    await startVault({ VAULT_ROOT_KEYRING: mine });
+    await store(['this-checkout']);
+    await vault!.stop();
+    vault = undefined;
+
+    const { code, report } = await rotateWithExitCode(infra.env({ VAULT_ROOT_KEYRING: mine }));
+    expect(code).toBe(1);
+    expect(report).toMatchObject({ active_key_id: 'k1', rewrapped: 0, unchanged: 1, unreadable: 1, unreadable_by_key: { k1: 1 } });
+  }, 120_000);
 
   it('refuses --remove-old when the ring comes from the environment', async () => {
     await expect(rotate(infra.env({ VAULT_ROOT_KEYRING: ringEntry('k1') }), '--remove-old')).rejects.toThrow(/remove the reported keys from the secret/);

@@ -8,7 +8,7 @@ import { loadConfig } from '@meter/config';
 import { BusNames } from '@meter/contracts';
 import { formatKeyRing, generateKey, parseKeyRing, sodiumReady } from '@meter/crypto';
 import { signRequest } from '@meter/signing';
-import { migrateAll } from '../../scripts/migrate-all';
+import { migrateAll } from '@meter/cli';
 import { processCpuSeconds } from '../shared/process-cpu';
 import { freePort, ready, round, startProcess, stopProcess, waitFor } from '../shared/processes';
 import { LatencyRecord } from './latency-record';

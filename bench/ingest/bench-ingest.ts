@@ -9,13 +9,12 @@ import { BusNames, platformStreams, type ConsumerSpec } from '@meter/contracts';
 import { formatKeyRing, generateKey, parseKeyRing, sodiumReady } from '@meter/crypto';
 import { connectNats, ensureConsumer, ensureStream } from '@meter/messaging';
 import { PgArrayWriter, quoteIdentifier } from '@meter/persistence';
-import { simulatedMeter, simulatedReadings } from '@meter/readings';
 import { signRequest } from '@meter/signing';
-import { migrateAll } from '../../scripts/migrate-all';
+import { migrateAll, simulatedMeter, simulatedReadings } from '@meter/cli';
 import { credentialCreatedEvent, publishAuthEvent } from '../../test/harness/credential-events';
 import { freePort, percentile, ready, round, startProcess, stopProcess, waitFor } from '../shared/processes';
 import { cpuBetween, cpuSnapshot, pidsNamed } from '../shared/process-cpu';
-import { readingsConsumer } from '../../apps/ingest/src/readings/readings-consumer';
+import { readingsConsumer } from '@meter/ingest';
 import { oneRowPerReadingBound } from './one-row-bound';
 import type { PipelineWorkerInput } from './pipeline-worker';
 import type { QueryWorkerInput, QueryWorkerResult } from './query-worker';
@@ -38,6 +37,8 @@ const QUERY_METERS = 100;
 const QUERY_DAYS = 92;
 const QUERY_REQUESTS = Number(process.env.BENCH_QUERY_REQUESTS ?? 300);
 /** BENCH_SKIP_QUERIES=1 leaves out part 4 (the gateway's query latency) for ingest-only runs. */
+/** BENCH_SKIP_ALERT_COST=1 leaves out part 1b (the throughput again with the alert rules off and on). */
+const SKIP_ALERT_COST = process.env.BENCH_SKIP_ALERT_COST === '1';
 const SKIP_QUERIES = process.env.BENCH_SKIP_QUERIES === '1';
 
 type Message = { subject: string; data: string; device: number; lastReadAt: number; readings: number };
@@ -196,7 +197,8 @@ async function main() {
     GATEWAY_PORT: String(gatewayPort),
   };
   // BENCH_INGEST_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the ingest process.
-  const ingest = startProcess('apps/ingest/src/main.js', env, { nodeArgs: (process.env.BENCH_INGEST_NODE_ARGS ?? '').split(' ').filter(Boolean) });
+  const ingestNodeArgs = (process.env.BENCH_INGEST_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  let ingest = startProcess('apps/ingest/src/main.js', env, { nodeArgs: ingestNodeArgs });
   const moreIngest = extraPorts.map((port) => startProcess('apps/ingest/src/main.js', { ...env, INGEST_PORT: String(port) }));
   // BENCH_GATEWAY_NODE_ARGS profiles the gateway the same way.
   const gateway = startProcess('apps/gateway/src/main.js', env, { nodeArgs: (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean) });
@@ -264,6 +266,43 @@ async function main() {
       };
       const publishSeconds = (await published) / 1000;
       const ingestRate = tpTotal / tpSeconds;
+
+      // 1b. The alert rules' cost: the same throughput on a fresh ingest with INGEST_ALERT_RULES=off, then on again,
+      // each after its own warm-up (one ingest process only), beside part 1's run with them on.
+      const alertRuns = replicas === 1 && !SKIP_ALERT_COST ? await alertRulesCost() : [];
+      async function alertRulesCost() {
+        const runs: { rules: 'on' | 'off'; rate: number; nodeCpu: number; pgCpu: number }[] = [
+          { rules: 'on', rate: ingestRate, nodeCpu: ingestCpu.node / tpTotal, pgCpu: ingestCpu.pg / tpTotal },
+        ];
+        for (const rules of ['off', 'on'] as const) {
+          await stopProcess(ingest.child);
+          ingest = startProcess('apps/ingest/src/main.js', { ...env, INGEST_ALERT_RULES: rules }, { nodeArgs: ingestNodeArgs });
+          await waitFor(() => ready(ingestPort), 60_000, `ingest with alert rules ${rules} ready`);
+          const warm = messagesFor(bus, `bench_warmup_${rules}${runs.length}`, WARMUP_METERS || 1, now - (THROUGHPUT_READINGS_PER_METER - 1) * H, now);
+          await whenQueryable(
+            db,
+            jsm,
+            ingestConsumer,
+            `bench_warmup_${rules}${runs.length}`,
+            warm.reduce((n, m) => n + m.readings, 0),
+            publishAll(js, warm),
+          );
+          const org = `bench_tp_${rules}${runs.length}`;
+          const messages = messagesFor(bus, org, THROUGHPUT_METERS, now - (THROUGHPUT_READINGS_PER_METER - 1) * H, now);
+          const pids = [ingest.child.pid!];
+          const before = { node: cpuSnapshot(pids), pg: cpuSnapshot(await backendPids(db, 'ingest')) };
+          const started = performance.now();
+          await whenQueryable(db, jsm, ingestConsumer, org, tpTotal, publishAll(js, messages));
+          const seconds = (performance.now() - started) / 1000;
+          runs.push({
+            rules,
+            rate: tpTotal / seconds,
+            nodeCpu: cpuBetween(before.node, cpuSnapshot(pids)) / tpTotal,
+            pgCpu: cpuBetween(before.pg, cpuSnapshot(await backendPids(db, 'ingest'))) / tpTotal,
+          });
+        }
+        return runs;
+      }
 
       // 2. The raw rate: the same rows, INSERT ... SELECT FROM unnest into a bare table, in the ingest's transactions
       // (INGEST_BATCH_MESSAGES x 100 rows) on as many connections as it writes with (INGEST_CONCURRENCY). The
@@ -412,6 +451,7 @@ async function main() {
         pipeline,
         latencies,
         publishAckTimes,
+        alertRuns,
       };
     }
 
@@ -441,11 +481,13 @@ async function main() {
       );
       const previousMonth = new Date(now);
       previousMonth.setUTCMonth(previousMonth.getUTCMonth() - 1);
-      const routes: [string, string][] = [
+      const routes: [string, string, Record<string, string>?][] = [
         ['history 7D', '/meter/v1/history?device_id=1&period=7D'],
+        ['history 7D, X-Unit: gal', '/meter/v1/history?device_id=1&period=7D', { 'x-unit': 'gal' }],
         ['history CURRENT_MONTH', '/meter/v1/history?device_id=1&period=CURRENT_MONTH'],
         ['history YYYY-MM (previous month)', `/meter/v1/history?device_id=1&period=${previousMonth.toISOString().slice(0, 7)}`],
         ['history/3m', '/meter/v1/history/3m?device_id=1'],
+        ['history/3m, X-Unit: gal', '/meter/v1/history/3m?device_id=1', { 'x-unit': 'gal' }],
         ['projection (one meter)', '/meter/v1/projection?device_id=1'],
         ['projection/bulk (100 meters)', `/meter/v1/projection/bulk?device_ids=${Array.from({ length: QUERY_METERS }, (_, i) => i + 1).join(',')}`],
       ];
@@ -455,7 +497,7 @@ async function main() {
         port: gatewayPort,
         credential,
         headers,
-        routes: routes.map(([name, target]) => ({ name, target })),
+        routes: routes.map(([name, target, extra]) => ({ name, target, headers: extra })),
         warmup: 20,
         requests: QUERY_REQUESTS,
       };
@@ -494,6 +536,7 @@ async function main() {
         pipeline,
         latencies,
         publishAckTimes,
+        alertRuns,
       } = ingestParts;
       const perThousand = (seconds: number, n: number) => round((seconds * 1e6) / n, 2);
       const orNone = (seconds: number | undefined, n: number) => (seconds === undefined ? 'n/a (no local nats-server)' : perThousand(seconds, n));
@@ -504,6 +547,19 @@ async function main() {
       say(`| readings published (${THROUGHPUT_METERS} meters, ${PER_MESSAGE} per message), after a warm-up of ${WARMUP_METERS} other meters | ${tpTotal} |`);
       say(`| publish to all queryable | ${round(tpSeconds, 2)} s (publishing alone ${round(publishSeconds, 2)} s) |`);
       say(`| ingest rate, publish to queryable | ${Math.round(ingestRate)} readings/s |`);
+      if (alertRuns.length > 0) {
+        const rate = (rules: 'on' | 'off') => alertRuns.filter((r) => r.rules === rules).map((r) => Math.round(r.rate));
+        const mean = (rules: 'on' | 'off', field: 'rate' | 'nodeCpu' | 'pgCpu') => {
+          const list = alertRuns.filter((r) => r.rules === rules);
+          return list.reduce((sum, r) => sum + r[field], 0) / list.length;
+        };
+        say(
+          `| the same with the alert rules on / off (INGEST_ALERT_RULES; runs in order on, off, on, each off and on on a fresh process after a warm-up) | ${rate('on').join(', ')} / ${rate('off').join(', ')} readings/s: the rules cost ${round((1 - mean('on', 'rate') / mean('off', 'rate')) * 100)} % of the rate |`,
+        );
+        say(
+          `| CPU per 1,000 readings with the alert rules on / off: ingest (Node), its Postgres connections | ${round(mean('on', 'nodeCpu') * 1e6, 2)} / ${round(mean('off', 'nodeCpu') * 1e6, 2)} ms, ${round(mean('on', 'pgCpu') * 1e6, 2)} / ${round(mean('off', 'pgCpu') * 1e6, 2)} ms |`,
+        );
+      }
       say(
         `| raw INSERT ... unnest of the same rows into a bare table (${rawBatchRows} rows per transaction, ${lanes} connections), arrays as text, faster of two runs | ${Math.round(rawText.rate)} rows/s (ratio ${round(ingestRate / rawText.rate, 2)}) |`,
       );

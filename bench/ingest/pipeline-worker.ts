@@ -1,9 +1,7 @@
 import { jetstream, type JsMsg } from '@nats-io/jetstream';
 import { BusNames } from '@meter/contracts';
 import { connectNats } from '@meter/messaging';
-import { readingsConsumer, readingsPullWindow } from '../../apps/ingest/src/readings/readings-consumer';
-import { routeMessage } from '../../apps/ingest/src/readings/route-message';
-import { deviceOfSubject, takeBatch } from '../../apps/ingest/src/readings/take-batch';
+import { readingsConsumer, readingsPullWindow, routeMessage, deviceOfSubject, takeBatch } from '@meter/ingest';
 
 /**
  * bench:ingest part 2b, a process of its own: the ingest's own steps before

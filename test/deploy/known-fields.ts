@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import ts from 'typescript';
-import type { K8sObject } from '../../scripts/deploy/kustomize';
+import type { K8sObject } from './kustomize';
 
 /** Where kubernetes-models keeps the TypeScript interface `I<Kind>` of each built-in apiVersion. */
 const TYPE_MODULES: Record<string, string> = {

@@ -4,7 +4,7 @@ import * as batch from 'kubernetes-models/batch/v1';
 import * as networking from 'kubernetes-models/networking.k8s.io/v1';
 import * as policy from 'kubernetes-models/policy/v1';
 import * as core from 'kubernetes-models/v1';
-import type { K8sObject } from '../../scripts/deploy/kustomize';
+import type { K8sObject } from './kustomize';
 import { cnpgClusterSchema } from './cnpg-cluster.schema';
 
 interface ModelClass {

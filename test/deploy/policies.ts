@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { envSchema } from '@meter/config';
-import { containersOf, type K8sObject } from '../../scripts/deploy/kustomize';
+import { containersOf, type K8sObject } from './kustomize';
 
 /**
  * What deploy/ promises beyond schema validity: every rule is one function that
@@ -7,14 +10,21 @@ import { containersOf, type K8sObject } from '../../scripts/deploy/kustomize';
  */
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-export const APPS = { gateway: 8080, auth: 8081, vault: 8082, ingest: 8083 } as const;
+export const APPS = { gateway: 8080, auth: 8081, vault: 8082, ingest: 8083, integrations: 8084 } as const;
 export type AppName = keyof typeof APPS;
+
+/** The processes with no public route: their HTTP port serves probes and metrics, for the metrics scraper only. */
+export const PROBES_ONLY: AppName[] = ['vault', 'ingest', 'integrations'];
+
+/** The processes that call URLs the organizations choose (storage, webhooks): their egress is restricted to public addresses. */
+export const OUTBOUND: AppName[] = ['integrations'];
 
 /** Secrets deploy/ refers to but does not contain: CNPG creates the first, operators the others. */
 export const EXTERNAL_SECRETS: Record<string, string[]> = {
   'meter-postgres-app': ['uri'],
   'meter-credential-keyring': ['CREDENTIAL_KEYRING'],
   'meter-vault-root-keyring': ['VAULT_ROOT_KEYRING'],
+  'meter-webhook-secret-keyring': ['WEBHOOK_SECRET_KEYRING'],
   'meter-nats-users': ['VAULT_NATS_PASSWORD', 'AUTH_NATS_PASSWORD', 'INTEGRATION_NATS_PASSWORD', 'GATEWAY_NATS_PASSWORD', 'INGEST_NATS_PASSWORD'],
 };
 
@@ -22,6 +32,7 @@ export const EXTERNAL_SECRETS: Record<string, string[]> = {
 const KEYRING_HOLDERS: Record<string, string[]> = {
   CREDENTIAL_KEYRING: ['gateway', 'auth'],
   VAULT_ROOT_KEYRING: ['vault'],
+  WEBHOOK_SECRET_KEYRING: ['integrations'],
 };
 
 const WORKLOADS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob']);
@@ -45,6 +56,20 @@ function find(objects: K8sObject[], kind: string, name: string): Obj | undefined
 
 function matches(selector: Record<string, string> | undefined, labels: Record<string, string>): boolean {
   return !!selector && Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels[k] === v);
+}
+
+/** A label selector (matchLabels and matchExpressions) applied to labels; an empty selector selects everything. */
+function selects(selector: Obj | undefined, labels: Record<string, string>): boolean {
+  if (!selector) return false;
+  const byLabels = Object.entries(selector.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
+  const byExpressions = (selector.matchExpressions ?? []).every((e: Obj) => {
+    const value = labels[e.key];
+    if (e.operator === 'In') return value !== undefined && e.values.includes(value);
+    if (e.operator === 'NotIn') return value === undefined || !e.values.includes(value);
+    if (e.operator === 'Exists') return value !== undefined;
+    return value === undefined; // DoesNotExist
+  });
+  return byLabels && byExpressions;
 }
 
 export function resourceProblems(objects: K8sObject[]): string[] {
@@ -90,7 +115,7 @@ function probeOn(probe: Obj | undefined, path: string, port: string | number): b
   return probe?.httpGet?.path === path && probe.httpGet.port === port;
 }
 
-/** The four services: probes on /readyz and /healthz, their port, a grace period that covers the graceful stop. */
+/** The services: probes on /readyz and /healthz, their port, a grace period that covers the graceful stop. */
 export function serviceProblems(objects: K8sObject[]): string[] {
   const problems: string[] = [];
   const config = configData(objects);
@@ -123,6 +148,31 @@ export function serviceProblems(objects: K8sObject[]): string[] {
     const service = find(objects, 'Service', name);
     if (!service) problems.push(`no Service ${name}`);
     else if (!matches(service.spec?.selector, podLabelsOf(deployment))) problems.push(`Service/${name} does not select the ${name} pods`);
+  }
+  return problems;
+}
+
+/** How long `/readyz` may take: each readiness check of a process times out after this (libs/http ReadinessRegistry). */
+const READINESS_CHECK_TIMEOUT_SECONDS = 2;
+
+/**
+ * Probe timing of the services: readiness waits longer than the checks' own
+ * timeout (a slow dependency then shows as a 503 naming it, not a probe timeout),
+ * liveness tolerates 30 s without an answer (a busy event loop is not a dead process),
+ * and start-up has a minute before liveness takes over.
+ */
+export function probeProblems(objects: K8sObject[]): string[] {
+  const problems: string[] = [];
+  for (const name of Object.keys(APPS)) {
+    const container = (podSpecOf(find(objects, 'Deployment', name) ?? {})?.containers ?? []).find((c: Obj) => c.name === name);
+    if (!container) continue; // serviceProblems reports it
+    const { readinessProbe: readiness, livenessProbe: liveness, startupProbe: startup } = container;
+    const span = (probe: Obj | undefined) => (probe?.periodSeconds ?? 10) * (probe?.failureThreshold ?? 3);
+    if (readiness && (readiness.timeoutSeconds ?? 1) <= READINESS_CHECK_TIMEOUT_SECONDS) {
+      problems.push(`Deployment/${name} readiness probe times out after ${readiness.timeoutSeconds ?? 1} s, before its ${READINESS_CHECK_TIMEOUT_SECONDS} s checks`);
+    }
+    if (liveness && span(liveness) < 30) problems.push(`Deployment/${name} is restarted after ${span(liveness)} s without an answer, less than 30 s`);
+    if (startup?.httpGet?.path !== '/healthz' || span(startup) < 60) problems.push(`Deployment/${name} has no startup probe on /healthz allowing 60 s`);
   }
   return problems;
 }
@@ -181,11 +231,8 @@ export function configData(objects: K8sObject[]): Record<string, string> {
 export function environmentProblems(objects: K8sObject[]): string[] {
   const problems: string[] = [];
   const known = new Set([...Object.keys(envSchema.shape), 'APP']);
-  const standIn: Record<string, string> = {
-    uri: 'postgresql://meter:secret@meter-postgres-rw:5432/meter',
-    CREDENTIAL_KEYRING: 'k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
-    VAULT_ROOT_KEYRING: 'k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
-  };
+  const ring = 'k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+  const standIn: Record<string, string> = { uri: 'postgresql://meter:secret@meter-postgres-rw:5432/meter', ...Object.fromEntries(Object.keys(KEYRING_HOLDERS).map((k) => [k, ring])) };
   for (const o of objects.filter((x) => WORKLOADS.has(x.kind))) {
     for (const c of containersOf(o) as Obj[]) {
       if (!String(c.image).includes('meter')) continue;
@@ -221,7 +268,34 @@ export function environmentProblems(objects: K8sObject[]): string[] {
   return problems;
 }
 
-/** Default deny, and the vault reachable on its metrics port from the monitoring namespace only. */
+/**
+ * Each process gets the key rings it holds from their Secret, not optionally: in production a
+ * holder without its ring refuses to start, so a missing Secret must stop the pod's creation
+ * (CreateContainerConfigError, naming it) rather than start a process that exits at once.
+ */
+export function keyRingProblems(objects: K8sObject[]): string[] {
+  const problems: string[] = [];
+  for (const [ring, holders] of Object.entries(KEYRING_HOLDERS)) {
+    for (const holder of holders) {
+      const container = (podSpecOf(find(objects, 'Deployment', holder) ?? {})?.containers ?? []).find((c: Obj) => c.name === holder);
+      if (!container) continue; // serviceProblems reports it
+      const reference = (container.env ?? []).find((e: Obj) => e.name === ring)?.valueFrom?.secretKeyRef;
+      if (!reference) problems.push(`Deployment/${holder} does not get ${ring} from a Secret`);
+      else if (reference.optional === true) problems.push(`Deployment/${holder} takes ${ring} optionally; it cannot start without it`);
+    }
+  }
+  return problems;
+}
+
+/** The policies that apply to a pod with `labels` (an empty podSelector applies to every pod). */
+function policiesFor(policies: Obj[], labels: Record<string, string>): Obj[] {
+  return policies.filter((p) => Object.keys(p.spec?.podSelector ?? {}).length === 0 || selects(p.spec?.podSelector, labels));
+}
+
+/**
+ * Default deny; the processes without public routes reachable on their metrics port from the
+ * monitoring namespace only; NATS and Postgres reachable from every process.
+ */
 export function networkProblems(objects: K8sObject[]): string[] {
   const problems: string[] = [];
   const policies = objects.filter((o) => o.kind === 'NetworkPolicy') as Obj[];
@@ -229,24 +303,113 @@ export function networkProblems(objects: K8sObject[]): string[] {
     (p) => Object.keys(p.spec?.podSelector ?? {}).length === 0 && p.spec?.policyTypes?.includes('Ingress') && !(p.spec?.ingress ?? []).length,
   );
   if (!denyAll) problems.push('no default-deny ingress NetworkPolicy');
-  const vault = find(objects, 'Deployment', 'vault');
-  if (vault) {
-    const labels = podLabelsOf(vault);
-    const applying = policies.filter((p) => Object.keys(p.spec?.podSelector ?? {}).length === 0 || matches(p.spec?.podSelector?.matchLabels, labels));
-    const container = (podSpecOf(vault)?.containers ?? []).find((c: Obj) => c.name === 'vault') ?? {};
-    const metricsPortName = (container.ports ?? []).find((p: Obj) => p.containerPort === APPS.vault)?.name;
-    for (const policy of applying) {
+  for (const name of PROBES_ONLY) {
+    const deployment = find(objects, 'Deployment', name);
+    if (!deployment) continue;
+    const container = (podSpecOf(deployment)?.containers ?? []).find((c: Obj) => c.name === name) ?? {};
+    const metricsPortName = (container.ports ?? []).find((p: Obj) => p.containerPort === APPS[name])?.name;
+    for (const policy of policiesFor(policies, podLabelsOf(deployment))) {
       for (const rule of policy.spec?.ingress ?? []) {
         const ports = (rule.ports ?? []).map((p: Obj) => p.port);
-        if (!ports.length || ports.some((p: unknown) => p !== metricsPortName && p !== APPS.vault)) {
-          problems.push(`NetworkPolicy/${policy.metadata.name} lets traffic reach the vault on a port other than its metrics port`);
+        if (!ports.length || ports.some((p: unknown) => p !== metricsPortName && p !== APPS[name])) {
+          problems.push(`NetworkPolicy/${policy.metadata.name} lets traffic reach the ${name} on a port other than its metrics port`);
         }
         const peers = rule.from ?? [];
         const onlyMonitoring =
           peers.length > 0 && peers.every((peer: Obj) => peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'monitoring' && !peer.podSelector && !peer.ipBlock);
-        if (!onlyMonitoring) problems.push(`NetworkPolicy/${policy.metadata.name} lets something other than the monitoring namespace reach the vault`);
+        if (!onlyMonitoring) problems.push(`NetworkPolicy/${policy.metadata.name} lets something other than the monitoring namespace reach the ${name}`);
       }
     }
+  }
+  // Every process reaches the servers it connects to (a process missing from a server's list cannot start).
+  const servers: { name: string; labels: Record<string, string>; port: number; portName?: string }[] = [
+    { name: 'NATS', labels: { 'app.kubernetes.io/name': 'nats' }, port: 4222, portName: 'client' },
+    { name: 'Postgres', labels: { 'cnpg.io/cluster': 'meter-postgres' }, port: 5432, portName: undefined },
+  ];
+  for (const server of servers) {
+    const guarding = policiesFor(policies, server.labels).filter((p) => (p.spec?.ingress ?? []).length > 0);
+    for (const name of Object.keys(APPS)) {
+      const deployment = find(objects, 'Deployment', name);
+      if (!deployment) continue;
+      const labels = podLabelsOf(deployment);
+      const admitted = guarding.some((p) =>
+        (p.spec.ingress as Obj[]).some(
+          (rule) =>
+            (rule.from ?? []).some((peer: Obj) => !peer.namespaceSelector && !peer.ipBlock && selects(peer.podSelector, labels)) &&
+            (!rule.ports?.length || rule.ports.some((p: Obj) => p.port === server.port || p.port === server.portName)),
+        ),
+      );
+      if (guarding.length && !admitted) problems.push(`no NetworkPolicy lets ${name} reach ${server.name}`);
+    }
+  }
+  return problems;
+}
+
+/** Ranges no outbound call of ours may reach: private, loopback, link-local (cloud metadata), shared, reserved. */
+export const NON_PUBLIC_RANGES = [
+  '0.0.0.0/8',
+  '10.0.0.0/8',
+  '100.64.0.0/10',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '172.16.0.0/12',
+  '192.0.0.0/24',
+  '192.168.0.0/16',
+  '198.18.0.0/15',
+  '224.0.0.0/4',
+  '240.0.0.0/4',
+  '::1/128',
+  '::ffff:0:0/96',
+  '64:ff9b:1::/48',
+  '100::/64',
+  'fc00::/7',
+  'fe80::/10',
+  'ff00::/8',
+];
+
+type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
+
+/** Whether `inner` lies inside `outer` (same family, at least as long a prefix, inside its network). */
+function within(inner: Range, outer: Range): boolean {
+  return inner[0].kind() === outer[0].kind() && inner[1] >= outer[1] && inner[0].match(outer);
+}
+
+/** What a process that calls customers' URLs may reach beyond the servers: public addresses only, and still Postgres, NATS and DNS. */
+export function egressProblems(objects: K8sObject[]): string[] {
+  const problems: string[] = [];
+  const policies = objects.filter((o) => o.kind === 'NetworkPolicy') as Obj[];
+  const nonPublic = NON_PUBLIC_RANGES.map((r) => ipaddr.parseCIDR(r) as Range);
+  for (const policy of policies) {
+    for (const rule of policy.spec?.egress ?? []) {
+      for (const peer of rule.to ?? []) {
+        if (!peer.ipBlock) continue;
+        const block = ipaddr.parseCIDR(peer.ipBlock.cidr) as Range;
+        const except = (peer.ipBlock.except ?? []).map((e: string) => ipaddr.parseCIDR(e) as Range);
+        for (const [i, range] of nonPublic.entries()) {
+          if (within(range, block) && !except.some((e: Range) => within(range, e))) {
+            problems.push(`NetworkPolicy/${policy.metadata.name} lets traffic out to ${NON_PUBLIC_RANGES[i]} (${peer.ipBlock.cidr} without it in except)`);
+          }
+        }
+      }
+    }
+  }
+  for (const name of OUTBOUND) {
+    const deployment = find(objects, 'Deployment', name);
+    if (!deployment) continue;
+    const restricting = policiesFor(policies, podLabelsOf(deployment)).filter((p) => p.spec?.policyTypes?.includes('Egress'));
+    if (!restricting.length) {
+      problems.push(`no NetworkPolicy restricts the egress of ${name}, which calls URLs the organizations choose`);
+      continue;
+    }
+    const rules = restricting.flatMap((p) => (p.spec?.egress ?? []) as Obj[]);
+    const reaches = (peerMatches: (peer: Obj) => boolean, port: number) =>
+      rules.some((rule) => (rule.to ?? []).some(peerMatches) && (!rule.ports?.length || rule.ports.some((p: Obj) => p.port === port)));
+    if (!reaches((peer) => !peer.namespaceSelector && selects(peer.podSelector, { 'cnpg.io/cluster': 'meter-postgres' }), 5432)) {
+      problems.push(`the egress of ${name} does not reach Postgres`);
+    }
+    if (!reaches((peer) => !peer.namespaceSelector && selects(peer.podSelector, { 'app.kubernetes.io/name': 'nats' }), 4222)) problems.push(`the egress of ${name} does not reach NATS`);
+    if (!reaches((peer) => peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'kube-system', 53)) problems.push(`the egress of ${name} does not reach the cluster DNS`);
+    if (!reaches((peer) => peer.ipBlock?.cidr === '0.0.0.0/0', 443)) problems.push(`the egress of ${name} does not reach public HTTPS addresses`);
   }
   return problems;
 }
@@ -273,11 +436,18 @@ export function ingressProblems(objects: K8sObject[]): string[] {
   }
   const gatewayPaths = ingresses.flatMap((i) => (i.spec?.rules ?? []).flatMap((r: Obj) => (r.http?.paths ?? []).filter((p: Obj) => p.backend?.service?.name === 'gateway').map((p: Obj) => p.path)));
   if (!gatewayPaths.includes('/meter/v1')) problems.push('no Ingress path /meter/v1 to the gateway ({base_url})');
-  const authPaths = ingresses.flatMap((i) => (i.spec?.rules ?? []).flatMap((r: Obj) => (r.http?.paths ?? []).filter((p: Obj) => p.backend?.service?.name === 'auth').map((p: Obj) => p.path)));
-  for (const path of ['/login', '/org-api-credentials', '/organization-vault']) {
-    if (!authPaths.includes(path)) problems.push(`no Ingress path ${path} to auth ({management_url})`);
+  const authPaths: Obj[] = ingresses.flatMap((i) => (i.spec?.rules ?? []).flatMap((r: Obj) => (r.http?.paths ?? []).filter((p: Obj) => p.backend?.service?.name === 'auth')));
+  for (const path of managementApiPaths()) {
+    const published = authPaths.some((p) => (p.pathType === 'Exact' ? p.path === path : path === p.path || path.startsWith(`${p.path.replace(/\/$/, '')}/`)));
+    if (!published) problems.push(`no Ingress path publishes ${path} of the management API ({management_url})`);
   }
   return problems;
+}
+
+/** Every route of the management API, as its committed document lists them (`/org-api-credentials/{id}`, ...). */
+export function managementApiPaths(): string[] {
+  const document = JSON.parse(readFileSync(join(__dirname, '..', '..', 'docs', 'openapi', 'management.json'), 'utf8')) as { paths: Record<string, unknown> };
+  return Object.keys(document.paths);
 }
 
 /** The nats StatefulSet and the ConfigMap it mounts its configuration from, when there are. */
@@ -347,8 +517,8 @@ export function natsUserProblems(objects: K8sObject[]): string[] {
 
 /** The migration Job runs the migrate script against the database Secret. */
 export function migrationProblems(objects: K8sObject[]): string[] {
-  const job = objects.find((o: Obj) => o.kind === 'Job' && (podSpecOf(o)?.containers ?? []).some((c: Obj) => (c.command ?? []).join(' ') === 'node dist/scripts/migrate.js'));
-  if (!job) return ['no Job runs node dist/scripts/migrate.js'];
+  const job = objects.find((o: Obj) => o.kind === 'Job' && (podSpecOf(o)?.containers ?? []).some((c: Obj) => (c.command ?? []).join(' ') === 'node dist/apps/cli/src/main.js migrate'));
+  if (!job) return ['no Job runs node dist/apps/cli/src/main.js migrate'];
   const container = (podSpecOf(job)?.containers ?? [])[0];
   return (container.env ?? []).some((e: Obj) => e.name === 'DATABASE_URL') ? [] : [`${id(job)} has no DATABASE_URL`];
 }
@@ -378,9 +548,12 @@ export function allProblems(objects: K8sObject[], namespace: string, options = {
     ...resourceProblems(objects),
     ...securityProblems(objects),
     ...serviceProblems(objects),
+    ...probeProblems(objects),
     ...referenceProblems(objects),
     ...environmentProblems(objects),
+    ...keyRingProblems(objects),
     ...networkProblems(objects),
+    ...egressProblems(objects),
     ...ingressProblems(objects),
     ...natsProblems(objects),
     ...natsUserProblems(objects),

@@ -3,3 +3,5 @@ export * from './isolated-infra';
 export * from './free-port';
 export * from './tcp-proxy';
 export * from './platform-process';
+export * from './raw-http';
+export * from './private-nats';

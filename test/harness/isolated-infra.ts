@@ -6,7 +6,7 @@ import { BusNames } from '@meter/contracts';
 import { connectNats } from '@meter/messaging';
 import { quoteIdentifier } from '@meter/persistence';
 import { createRedis } from '@meter/redis';
-import { migrateAll } from '../../scripts/migrate-all';
+import { migrateAll } from '@meter/cli';
 
 export interface IsolatedInfra {
   /** A database of this test file only, migrated. */

@@ -69,7 +69,7 @@ export async function httpStatus(url: string): Promise<number> {
   return response.status;
 }
 
-export type PlatformApp = 'gateway' | 'auth' | 'vault' | 'ingest';
+export type PlatformApp = 'gateway' | 'auth' | 'vault' | 'ingest' | 'integrations';
 
 /**
  * Starts a built app on a free port (`<APP>_PORT`) and waits until its

@@ -7,9 +7,12 @@ import { PersistenceModule } from '@meter/persistence';
 import { RedisModule } from '@meter/redis';
 import { CredentialsModule } from './credentials/credentials.module';
 import { EventsModule } from './events/events.module';
+import { ExportsModule } from './exports/exports.module';
+import { IntegrationsClientModule } from './integrations/integrations-client.module';
 import { authStore } from './migrations';
 import { SessionsModule } from './sessions/sessions.module';
 import { VaultModule } from './vault/vault.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** The management API: organizations, admin sessions, API credentials, vault routes. */
 @Module({})
@@ -20,13 +23,19 @@ export class AuthModule {
       imports: [
         ConfigModule.forRoot(config),
         HttpCoreModule,
+        // Readiness (docs/operations.md): every route needs Postgres. Without Redis only
+        // POST /login pauses (503 throttle_unavailable); without NATS only the vault routes
+        // (503 vault_unavailable), while events wait in the outbox.
         PersistenceModule.forService('auth', authStore),
-        RedisModule.forService('auth'),
-        NatsModule.forService('auth', (bus) => ({ streams: [platformStreams(bus).authEvents], consumers: [] })),
+        RedisModule.forService('auth', { whenDown: 'degraded' }),
+        NatsModule.forService('auth', (bus) => ({ streams: [platformStreams(bus).authEvents], consumers: [] }), { whenDown: 'degraded' }),
         EventsModule,
         SessionsModule,
         CredentialsModule,
         VaultModule,
+        IntegrationsClientModule,
+        ExportsModule,
+        WebhooksModule,
       ],
     };
   }

@@ -1,5 +1,6 @@
-import { buildOpenApiDocument, serveOpenApi } from '@meter/http';
+import { serveOpenApi } from '@meter/http';
 import { runService } from '@meter/platform';
+import { managementApiDocument } from './api/management-api';
 import { AuthModule } from './auth.module';
 import { acceptJsonBodiesOnly } from './common/json-only-bodies';
 
@@ -9,9 +10,9 @@ void runService({
   keyRings: ['CREDENTIAL_KEYRING'],
   dependencies: ['postgres', 'redis', 'nats'],
   module: (config) => AuthModule.forRoot(config),
-  configure: (app) => {
+  configure: async (app, config) => {
     acceptJsonBodiesOnly(app.getHttpAdapter().getInstance());
     // GET /docs (Swagger UI) and /docs/openapi.json: the document committed as docs/openapi/management.json.
-    serveOpenApi(app, buildOpenApiDocument(app, 'management'));
+    serveOpenApi(app, await managementApiDocument(config));
   },
 });

@@ -5,6 +5,7 @@ import { HttpCoreModule } from '@meter/http';
 import { NatsModule } from '@meter/messaging';
 import { PersistenceModule } from '@meter/persistence';
 import { RedisModule } from '@meter/redis';
+import { AlertsModule } from './alerts/alerts.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { DevicesModule } from './devices/devices.module';
 import { HistoryModule } from './history/history.module';
@@ -23,16 +24,21 @@ export class GatewayModule {
         HttpCoreModule,
         // The gateway only reads the read model, through prepared statements (ReadModel):
         // generic plans skip planning over the month partitions on every request.
+        // Every API route reads it, so the gateway is not ready without Postgres.
         PersistenceModule.forService('gateway', { schema: 'ingest', connectionOptions: '-c plan_cache_mode=force_generic_plan' }),
-        // One rate-limit script call (EVALSHA) per credential and event-loop turn.
-        RedisModule.forService('gateway'),
-        NatsModule.forService('gateway', (bus) => ({ streams: [platformStreams(bus).authEvents], consumers: [] })),
+        // One rate-limit script call (EVALSHA) per credential and event-loop turn; without
+        // Redis each process limits in-process (degraded, still serving).
+        RedisModule.forService('gateway', { whenDown: 'degraded' }),
+        // Without NATS the credential view serves what it holds (degraded); it is not
+        // ready before it has caught up at start (the credentials check).
+        NatsModule.forService('gateway', (bus) => ({ streams: [platformStreams(bus).authEvents], consumers: [] }), { whenDown: 'degraded' }),
         SecurityModule,
         ReadModelModule,
         DevicesModule,
         DashboardModule,
         HistoryModule,
         ProjectionModule,
+        AlertsModule,
       ],
     };
   }

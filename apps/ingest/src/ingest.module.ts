@@ -4,11 +4,11 @@ import { platformStreams } from '@meter/contracts';
 import { HttpCoreModule } from '@meter/http';
 import { NatsModule } from '@meter/messaging';
 import { PersistenceModule } from '@meter/persistence';
-import { ingestStore } from './migrations';
+import { readModelStore } from '@meter/read-model';
 import { readingsConsumer } from './readings/readings-consumer';
 import { ReadingsModule } from './readings/readings.module';
 
-/** Readings and device events from JetStream into the Postgres read model. */
+/** Readings, device events and alarms from JetStream into the Postgres read model; alert events out to OUTBOUND_EVENTS. */
 @Module({})
 export class IngestModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -17,10 +17,13 @@ export class IngestModule {
       imports: [
         ConfigModule.forRoot(config),
         HttpCoreModule,
-        PersistenceModule.forService('ingest', ingestStore),
+        PersistenceModule.forService('ingest', readModelStore),
         NatsModule.forService('ingest', (bus) => {
           const streams = platformStreams(bus);
-          return { streams: [streams.readings, streams.deadLetters], consumers: [readingsConsumer(bus, config.INGEST_MAX_ACK_PENDING)] };
+          return {
+            streams: [streams.readings, streams.deadLetters, streams.outboundEvents],
+            consumers: [readingsConsumer(bus, config.INGEST_MAX_ACK_PENDING, config.INGEST_ACK_WAIT_SECONDS)],
+          };
         }),
         ReadingsModule,
       ],

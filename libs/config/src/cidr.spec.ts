@@ -20,5 +20,8 @@ describe('addressBlock', () => {
 
 describe('parseCidr', () => {
   it.each(['10.0.0.0/8', '2001:db8::/32', '192.0.2.1', '::1'])('takes %s', (text) => expect(parseCidr(text)).toBeDefined());
-  it.each(['1.2.3', '0x7f.0.0.1', '10.0.0.0/33', '::/129', 'x/8', ''])('refuses %j', (text) => expect(parseCidr(text)).toBeUndefined());
+  it.each(['1.2.3', '0x7f.0.0.1', '10.0.0.0/33', '::/129', 'x/8', '', '10.0.0.0/-1'])('refuses %j', (text) => expect(parseCidr(text)).toBeUndefined());
+  it('reads an IPv4-mapped IPv6 range as IPv4', () => {
+    expect(parseCidr('::ffff:10.0.0.0/104')).toEqual([expect.objectContaining({ octets: [10, 0, 0, 0] }), 8]);
+  });
 });

@@ -32,16 +32,26 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(`^invalid configuration: ${variable} `));
   });
 
+  it('parses a key ring once, and names the variable, the entry and the key id (never the key) when it is bad', () => {
+    const key = Buffer.alloc(32, 7).toString('base64');
+    expect(loadConfig({ CREDENTIAL_KEYRING: ` k2:${key} , k1:${key}` }).CREDENTIAL_KEYRING?.map((k) => k.id)).toEqual(['k2', 'k1']);
+    const short = Buffer.alloc(16, 9).toString('base64');
+    const attempt = () => loadConfig({ VAULT_ROOT_KEYRING: `k1:${short}` });
+    expect(attempt).toThrow(/^invalid configuration: VAULT_ROOT_KEYRING is invalid: entry 1 \(key id k1\): key must be exactly 32 bytes/);
+    expect(attempt).not.toThrow(short);
+  });
+
   it('leaves key rings to the processes that use them, so production ingest needs none', () => {
     expect(loadConfig({ NODE_ENV: 'production' }).CREDENTIAL_KEYRING).toBeUndefined();
   });
 
-  it('splits the trusted proxies list', () => {
-    expect(loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, ::1' }).TRUSTED_PROXIES).toEqual(['10.0.0.0/8', '::1']);
+  it('parses the trusted proxies list once, into ranges', () => {
+    const ranges = loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, ::1' }).TRUSTED_PROXIES;
+    expect(ranges.map(([address, bits]) => `${address.toString()}/${bits}`)).toEqual(['10.0.0.0/8', '::1/128']);
   });
 
-  it.each(['not-a-cidr', '10.0.0.0/33', '1.2.3', '0x7f.0.0.1', '10.0.0.0/8,,::1/129'])('refuses the trusted proxies list %j, naming it', (value) => {
-    expect(() => loadConfig({ TRUSTED_PROXIES: value })).toThrow(/^invalid configuration: TRUSTED_PROXIES /);
+  it.each(['not-a-cidr', '10.0.0.0/33', '1.2.3', '0x7f.0.0.1', '10.1', '10.0.0.0/8,,::1/129'])('refuses the trusted proxies list %j, naming it', (value) => {
+    expect(() => loadConfig({ TRUSTED_PROXIES: value })).toThrow(/^invalid configuration: TRUSTED_PROXIES entry ".+" is not an IP address/);
   });
 });
 

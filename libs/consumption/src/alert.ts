@@ -1,4 +1,7 @@
-export type AlertCode = 'REGISTER_RESET' | 'NO_DATA';
+import type { EpisodeCode } from './alerts/episode-codes';
+
+/** A day's own remarks, and the codes of alert episodes (docs/alerts-and-webhooks.md) shown on days and panels. */
+export type AlertCode = 'REGISTER_RESET' | 'NO_DATA' | EpisodeCode;
 
 /** A remark on a value, shown to integrators; `code` is stable, `message` is for humans. */
 export interface Alert {

@@ -134,6 +134,7 @@ describe('sumDays', () => {
     date: '2026-03-01',
     value,
     alerts: codes.map((code) => ({ code, message: '' })),
+    quality: codes.includes('NO_DATA') ? 'MISSING' : 'ACTUAL',
   });
 
   it.each<[string, DailyConsumption[], number, [AlertCode, string][]]>([

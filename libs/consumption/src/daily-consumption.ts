@@ -3,12 +3,14 @@ import { overlapShare } from './consumption';
 import { Interval } from './interval';
 import { LocalDate } from './local-date';
 import { LocalDay } from './local-day';
+import { ESTIMATED_INTERVAL_MS, Quality } from './quality';
 
 export interface DailyConsumption {
   date: LocalDate;
   value: number;
   /** NO_DATA first, then REGISTER_RESET; empty when there is nothing to say */
   alerts: Alert[];
+  quality: Quality;
 }
 
 /**
@@ -18,6 +20,8 @@ export interface DailyConsumption {
  *   readings cover only in part (the activation day; today up to the latest
  *   reading) gets the consumption of the covered part and no alert.
  * - REGISTER_RESET when a reading inside the day showed a decrease.
+ * Its quality is MISSING without data, ESTIMATED when an interval longer than
+ * 24 h overlaps it, ACTUAL otherwise (quality.ts).
  *
  * Intervals as `intervalsFromReadings` returns them (ordered, not overlapping)
  * take a binary-search path; any other array is scanned whole, still correct.
@@ -28,18 +32,22 @@ export function dailyConsumption(intervals: readonly Interval[], days: readonly 
     let value = 0;
     let covered = false;
     let resets = 0;
+    let estimated = false;
     for (let i = ordered ? firstEndingAtOrAfter(intervals, day.start) : 0; i < intervals.length; i++) {
       const interval = intervals[i];
       if (ordered && interval.start >= day.end) break;
       value += overlapShare(interval, day.start, day.end);
-      if (Math.min(interval.end, day.end) > Math.max(interval.start, day.start)) covered = true;
+      if (Math.min(interval.end, day.end) > Math.max(interval.start, day.start)) {
+        covered = true;
+        if (interval.end - interval.start > ESTIMATED_INTERVAL_MS) estimated = true;
+      }
       // The decrease is seen by the later reading, so the reset belongs to the day of `end`.
       if (interval.reset && interval.end >= day.start && interval.end < day.end) resets++;
     }
     const alerts: Alert[] = [];
     if (!covered) alerts.push(noDataAlert());
     if (resets > 0) alerts.push(registerResetAlert(resets));
-    return { date: day.date, value, alerts };
+    return { date: day.date, value, alerts, quality: !covered ? 'MISSING' : estimated ? 'ESTIMATED' : 'ACTUAL' };
   });
 }
 

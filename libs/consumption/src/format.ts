@@ -9,11 +9,35 @@ const MAX_DECIMALS = 20;
 
 /** Fixed decimals, no grouping: `12.345`. Never `-0.000`. */
 export function formatDecimal(value: number, decimalPlaces: number): string {
+  checkArguments(value, decimalPlaces);
+  return decimalText(value, scaledInteger(Math.abs(value), decimalPlaces), decimalPlaces);
+}
+
+/** An exact ratio of two positive integers: a unit conversion factor. */
+export interface Ratio {
+  numerator: bigint;
+  denominator: bigint;
+}
+
+/**
+ * `formatDecimal` of `value × ratio`, computed exactly: the value's decimal
+ * (its 15 significant digits, as `formatDecimal` reads it) times the ratio,
+ * rounded half away from zero once, with no binary product in between.
+ */
+export function formatDecimalTimes(value: number, decimalPlaces: number, ratio: Ratio): string {
+  checkArguments(value, decimalPlaces);
+  return decimalText(value, scaledRatio(Math.abs(value), decimalPlaces, ratio), decimalPlaces);
+}
+
+function checkArguments(value: number, decimalPlaces: number): void {
   if (!Number.isFinite(value)) throw new RangeError(`not a finite number: ${value}`);
   if (!Number.isInteger(decimalPlaces) || decimalPlaces < 0 || decimalPlaces > MAX_DECIMALS) {
     throw new RangeError(`decimal places must be 0..${MAX_DECIMALS}: ${decimalPlaces}`);
   }
-  const scaled = scaledInteger(Math.abs(value), decimalPlaces);
+}
+
+/** The text of a rounded magnitude `scaled` × 10^-places with the sign of `value`. */
+function decimalText(value: number, scaled: string, decimalPlaces: number): string {
   if (scaled === '0') return decimalPlaces === 0 ? '0' : `0.${'0'.repeat(decimalPlaces)}`;
   const digits = scaled.padStart(decimalPlaces + 1, '0');
   const whole = digits.slice(0, digits.length - decimalPlaces);
@@ -45,7 +69,8 @@ export function decimalAndFormatted(value: number, decimalPlaces: number, unit: 
   return { value: decimal, value_fmt: withUnit(decimal, unit) };
 }
 
-function withUnit(decimal: string, unit: string): string {
+/** `value_fmt` of a decimal text already rounded: grouped like display_value, then the unit. */
+export function withUnit(decimal: string, unit: string): string {
   const number = groupThousands(decimal);
   return unit === '' ? number : `${number} ${unit}`;
 }
@@ -62,11 +87,7 @@ export function dataPointDate(date: string): string {
  * 2^53) plain doubles compute it exactly; BigInt only beyond that.
  */
 function scaledInteger(magnitude: number, places: number): string {
-  // "d.dddddddddddddde±x": 15 significant digits.
-  const text = magnitude.toExponential(14);
-  const e = text.indexOf('e');
-  const digits = Number(text.slice(0, 1) + text.slice(2, e));
-  const shift = Number(text.slice(e + 1)) - 14 + places;
+  const { digits, shift } = significantDigits(magnitude, places);
   if (shift < 0 && shift >= -15) {
     const divisor = POWERS_OF_TEN[-shift];
     // digits / divisor is rounded once; its floor is exact, as the true quotient is at least 1 / divisor below an integer.
@@ -76,6 +97,23 @@ function scaledInteger(magnitude: number, places: number): string {
   }
   if (shift >= 0 && shift <= 15 && digits * POWERS_OF_TEN[shift] <= Number.MAX_SAFE_INTEGER) return String(digits * POWERS_OF_TEN[shift]);
   return scaledBigInt(BigInt(digits), shift);
+}
+
+/** |value| as `digits` × 10^(shift - places): its 15 significant digits as an integer below 10^15. */
+function significantDigits(magnitude: number, places: number): { digits: number; shift: number } {
+  // "d.dddddddddddddde±x": 15 significant digits.
+  const text = magnitude.toExponential(14);
+  const e = text.indexOf('e');
+  return { digits: Number(text.slice(0, 1) + text.slice(2, e)), shift: Number(text.slice(e + 1)) - 14 + places };
+}
+
+/** round(|value| × ratio × 10^places), half away from zero, in integers only. */
+function scaledRatio(magnitude: number, places: number, ratio: Ratio): string {
+  const { digits, shift } = significantDigits(magnitude, places);
+  const numerator = BigInt(digits) * ratio.numerator * (shift > 0 ? 10n ** BigInt(shift) : 1n);
+  const denominator = ratio.denominator * (shift < 0 ? 10n ** BigInt(-shift) : 1n);
+  const quotient = numerator / denominator;
+  return ((numerator % denominator) * 2n >= denominator ? quotient + 1n : quotient).toString();
 }
 
 const POWERS_OF_TEN = Array.from({ length: 16 }, (_, i) => 10 ** i);

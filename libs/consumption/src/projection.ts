@@ -1,6 +1,7 @@
 import { consumptionBetween } from './consumption';
 import { Interval } from './interval';
 import { addDays, daysInMonth, formatLocalDate, LocalDate, parseLocalDate } from './local-date';
+import { flatTariff, monthCost, type Tariff } from './tariff';
 import { startOfLocalDay, localDateOf, TimeZone } from './time-zone';
 
 /** Days the 1st of a month averages over, having no completed day of its own (contract 6). */
@@ -65,23 +66,25 @@ export function projectionWindow(nowMs: number, zone: TimeZone): ProjectionWindo
  * The projection from the consumption of the window's days. Days without
  * readings count 0, as the contract divides by day of month - 1 regardless.
  * Numbers are not rounded: round for display, not before multiplying.
+ * `pricing`: a tariff, or a price per unit (one open block, no standing charge).
  */
-export function projectionFromConsumption(window: ProjectionWindow, windowConsumption: number, pricePerUnit: number): Projection {
+export function projectionFromConsumption(window: ProjectionWindow, windowConsumption: number, pricing: number | Tariff): Projection {
   const average = windowConsumption / window.daysUsed;
   const projected = average * window.totalDaysInMonth;
+  const tariff = typeof pricing === 'number' ? flatTariff(pricing, '') : pricing;
   return {
     days_used_for_calculation: window.daysUsed,
     total_days_in_month: window.totalDaysInMonth,
     average_daily_consumption: average,
     projected_value: projected,
-    projected_cost: projected * pricePerUnit,
+    projected_cost: monthCost(tariff, projected, window.totalDaysInMonth),
     calculation_date: window.calculationDate,
     projection_date: window.projectionDate,
   };
 }
 
 /** Contract 6 projection of the current local month from one channel's intervals. */
-export function projectMonth(intervals: readonly Interval[], nowMs: number, zone: TimeZone, pricePerUnit: number): Projection {
+export function projectMonth(intervals: readonly Interval[], nowMs: number, zone: TimeZone, pricing: number | Tariff): Projection {
   const window = projectionWindow(nowMs, zone);
-  return projectionFromConsumption(window, consumptionBetween(intervals, window.from, window.to), pricePerUnit);
+  return projectionFromConsumption(window, consumptionBetween(intervals, window.from, window.to), pricing);
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isValidTimeZone } from '@meter/consumption';
+import { isValidTimeZone, parseUnit, UNITS, type Tariff } from '@meter/consumption';
 
 /**
  * Messages collectors publish (contract section 3). One schema per message:
@@ -120,36 +120,96 @@ export const readingMessage = z.preprocess(
 
 export type ReadingMessageItem = z.output<typeof readingMessageItem>;
 
+/** A register unit (`m³`, `L`, `gal`, `ft³`, `CCF`; ASCII `m3`/`ft3` and any letter case are read as those). */
+export const unitSchema = z
+  .string()
+  .max(20)
+  .transform((text, ctx) => {
+    const unit = parseUnit(text);
+    if (unit === undefined) {
+      ctx.addIssue({ code: 'custom', message: `must be one of ${UNITS.join(', ')}` });
+      return z.NEVER;
+    }
+    return unit;
+  });
+
+const MAX_PRICE = 1e9;
+const MAX_VOLUME = 1e12;
+
+/**
+ * A tariff (contract section 10): a standing charge per day and increasing
+ * monthly blocks, each ending at a cumulative volume in the device's unit,
+ * the last one open (`up_to: null`).
+ */
+export const tariffSchema = z
+  .object({
+    currency_symbol: z.string().min(1).max(8),
+    standing_charge_per_day: z.number().min(0).max(MAX_PRICE),
+    blocks: z
+      .array(z.object({ up_to: z.number().gt(0).max(MAX_VOLUME).nullable(), price_per_unit: z.number().min(0).max(MAX_PRICE) }))
+      .min(1)
+      .max(20),
+  })
+  .superRefine((tariff, ctx) => {
+    tariff.blocks.forEach((block, i) => {
+      const last = i === tariff.blocks.length - 1;
+      if (last && block.up_to !== null) ctx.addIssue({ code: 'custom', path: ['blocks', i, 'up_to'], message: 'the last block must be open (null)' });
+      if (!last && block.up_to === null) ctx.addIssue({ code: 'custom', path: ['blocks', i, 'up_to'], message: 'only the last block may be open (null)' });
+      const before = i > 0 ? tariff.blocks[i - 1].up_to : null;
+      if (!last && i > 0 && before !== null && block.up_to !== null && block.up_to <= before) {
+        ctx.addIssue({ code: 'custom', path: ['blocks', i, 'up_to'], message: "must be above the previous block's up_to" });
+      }
+    });
+  }) satisfies z.ZodType<Tariff>;
+
 export const deviceMessage = z.object({
   name: z.string().trim().min(1).max(200),
   channels: z.number().int().min(1).max(64).optional(),
   activated_at: readAtSchema.optional(),
   serie: z.string().min(1).max(40).optional(),
-  unit: z.string().min(1).max(20).optional(),
+  unit: unitSchema.optional(),
   decimal_places: z.number().int().min(0).max(6).optional(),
   time_zone: z.string().refine(isValidTimeZone, 'must be an IANA time zone name').optional(),
-  price_per_unit: z.number().min(0).max(1e9).optional(),
+  price_per_unit: z.number().min(0).max(MAX_PRICE).optional(),
   currency_symbol: z.string().min(1).max(8).optional(),
+  /** Replaces price_per_unit when present; `null` removes the device's tariff. */
+  tariff: tariffSchema.nullable().optional(),
+  /** Alert thresholds (contract section 9), in the device's unit. */
+  leak_threshold_per_hour: z.number().min(0).max(MAX_VOLUME).optional(),
+  /** No default: BURST is off until set; `null` turns it off again. */
+  burst_threshold_per_hour: z.number().gt(0).max(MAX_VOLUME).nullable().optional(),
+  no_flow_days: z.number().int().min(1).max(366).optional(),
+  max_silence_hours: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 366)
+    .optional(),
 });
 
 export type DeviceMessage = z.output<typeof deviceMessage>;
 
-export type MeterSubject = { kind: 'readings' | 'devices'; orgId: string; deviceId: number } | { kind: 'invalid'; reason: string };
+export type MeterSubject = { kind: 'readings' | 'devices' | 'alarms'; orgId: string; deviceId: number } | { kind: 'invalid'; reason: string };
 
-/** Routes an unprefixed subject `meter.<readings|devices>.<org>.<device>`. */
+const METER_SUBJECT_KINDS = new Set(['readings', 'devices', 'alarms']);
+
+/** Routes an unprefixed subject `meter.<readings|devices|alarms>.<org>.<device>`. */
 export function parseMeterSubject(subject: string): MeterSubject {
   const parts = subject.split('.');
-  if (parts.length !== 4 || parts[0] !== 'meter' || (parts[1] !== 'readings' && parts[1] !== 'devices')) {
-    return { kind: 'invalid', reason: `subject must be meter.readings.<org_id>.<device_id> or meter.devices.<org_id>.<device_id>` };
+  if (parts.length !== 4 || parts[0] !== 'meter' || !METER_SUBJECT_KINDS.has(parts[1])) {
+    return {
+      kind: 'invalid',
+      reason: `subject must be meter.readings.<org_id>.<device_id>, meter.devices.<org_id>.<device_id> or meter.alarms.<org_id>.<device_id>`,
+    };
   }
   if (!ORG_ID.test(parts[2])) return { kind: 'invalid', reason: 'org_id must be 1..64 characters of [A-Za-z0-9_-]' };
   if (!DEVICE_ID.test(parts[3]) || !Number.isSafeInteger(Number(parts[3]))) {
     return { kind: 'invalid', reason: 'device_id must be a positive integer' };
   }
-  return { kind: parts[1], orgId: parts[2], deviceId: Number(parts[3]) };
+  return { kind: parts[1] as 'readings' | 'devices' | 'alarms', orgId: parts[2], deviceId: Number(parts[3]) };
 }
 
-/** Headers of a dead letter on `meter.deadletter.<readings|devices|unknown>`. */
+/** Headers of a dead letter on `meter.deadletter.<readings|devices|alarms|unknown>`. */
 export const DEAD_LETTER_HEADERS = {
   reason: 'Meter-Dead-Letter-Reason',
   subject: 'Meter-Original-Subject',

@@ -27,7 +27,7 @@ export function platformStreams(bus: BusNames) {
   return {
     readings: {
       name: bus.stream('READINGS'),
-      subjects: [bus.subject('meter.readings.>'), bus.subject('meter.devices.>')],
+      subjects: [bus.subject('meter.readings.>'), bus.subject('meter.devices.>'), bus.subject('meter.alarms.>')],
       maxAgeSeconds: 7 * DAY,
       duplicateWindowSeconds: 120,
     },
@@ -41,6 +41,12 @@ export function platformStreams(bus: BusNames) {
       name: bus.stream('AUTH_EVENTS'),
       subjects: [bus.subject('auth.events.>')],
       maxAgeSeconds: 0,
+      duplicateWindowSeconds: 600,
+    },
+    outboundEvents: {
+      name: bus.stream('OUTBOUND_EVENTS'),
+      subjects: [bus.subject('events.>')],
+      maxAgeSeconds: 14 * DAY,
       duplicateWindowSeconds: 600,
     },
     vaultAudit: {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { BusNames } from './bus';
+import { fieldError, rpcCommonErrors, rpcReply } from './rpc';
 
 /**
  * The vault service answers only over NATS request/reply (docs/vault.md).
@@ -41,7 +42,10 @@ export const VAULT_NAMESPACE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
 export const vaultNamespace = z.string().regex(VAULT_NAMESPACE_PATTERN);
 
 const orgId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
-const entryId = z.uuid();
+/** A vault entry id: a UUID, the one pattern the auth routes and the vault check ids against. */
+export const vaultEntryId = z.uuid();
+export const isVaultEntryId = (text: string): boolean => vaultEntryId.safeParse(text).success;
+const entryId = vaultEntryId;
 /** Who asked, for the audit trail only (an admin id, or an integration worker's name). */
 const actor = z.string().min(1).max(200);
 
@@ -65,25 +69,22 @@ export type VaultListRequest = z.infer<typeof vaultListRequest>;
 export type VaultDeleteRequest = z.infer<typeof vaultDeleteRequest>;
 export type VaultOpenRequest = z.infer<typeof vaultOpenRequest>;
 
-const fieldError = z.object({ field: z.string(), message: z.string() });
-
 /**
  * What went wrong, typed so the auth service maps it to problem+json:
  * validation_failed -> 400, not_found -> 404, bad_request -> 400 (a
  * malformed request envelope), unreadable (sealed data failed to open) and
- * internal -> 500 without details.
+ * internal -> 500 without details; deadline_exceeded (the request's deadline
+ * passed before the work was done, nothing changed) -> 503.
  */
 export const vaultError = z.discriminatedUnion('code', [
   z.object({ code: z.literal('validation_failed'), detail: z.string(), errors: z.array(fieldError).min(1) }),
   z.object({ code: z.literal('not_found'), detail: z.string() }),
-  z.object({ code: z.literal('bad_request'), detail: z.string() }),
   z.object({ code: z.literal('unreadable'), detail: z.string() }),
-  z.object({ code: z.literal('internal'), detail: z.string() }),
+  ...rpcCommonErrors,
 ]);
 export type VaultError = z.infer<typeof vaultError>;
 
-const reply = <R extends z.ZodType>(result: R) =>
-  z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), result }), z.object({ ok: z.literal(false), error: vaultError })]);
+const reply = <R extends z.ZodType>(result: R) => rpcReply(result, vaultError);
 
 export const vaultEntrySummary = z.object({
   id: entryId,

@@ -12,7 +12,7 @@ export {
   removeKey,
   activeKey,
   findKey,
-  nextKeyId,
+  devKeyId,
   assertKeyRing,
 } from './key-ring';
 export {

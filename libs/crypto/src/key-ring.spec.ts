@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inspect } from 'node:util';
-import { activeKey, formatKeyRing, generateKey, nextKeyId, parseKeyRing, removeKey, rotateKeyRing } from './key-ring';
+import { activeKey, devKeyId, formatKeyRing, generateKey, parseKeyRing, removeKey, rotateKeyRing } from './key-ring';
 
 const KEY_A = Buffer.alloc(32, 0xa1).toString('base64');
 const KEY_B = Buffer.alloc(32, 0xb2).toString('base64url');
@@ -76,25 +76,27 @@ describe('rotateKeyRing', () => {
   it('puts a fresh active key first and keeps the old ones', () => {
     const ring = [generateKey('k1')];
     const rotated = rotateKeyRing(ring);
-    expect(rotated.map((k) => k.id)).toEqual(['k2', 'k1']);
+    expect(rotated.map((k) => k.id)).toEqual([expect.stringMatching(/^dev-\d{8}-[0-9a-f]{8}$/), 'k1']);
     expect(rotated[1]).toBe(ring[0]);
     expect(ring).toHaveLength(1);
-    expect(rotateKeyRing(rotated, '2025-06').map((k) => k.id)).toEqual(['2025-06', 'k2', 'k1']);
+    expect(rotateKeyRing(rotated, '2025-06').map((k) => k.id)).toEqual(['2025-06', rotated[0]!.id, 'k1']);
   });
 
   it('refuses an id already in the ring', () => {
     expect(() => rotateKeyRing([generateKey('k1')], 'k1')).toThrow(/already in the ring/);
   });
 
-  it('numbers keys after the highest k<n>', () => {
-    expect(nextKeyId([generateKey('main'), generateKey('k9'), generateKey('k10')])).toBe('k11');
-    expect(nextKeyId([generateKey('main')])).toBe('k1');
+  it('names new keys by date and at random, so two checkouts never share an id', () => {
+    const at = new Date('2026-11-22T23:59:59Z');
+    expect(devKeyId(at)).toMatch(/^dev-20261122-[0-9a-f]{8}$/);
+    expect(new Set(Array.from({ length: 100 }, () => devKeyId(at))).size).toBe(100);
+    expect(() => generateKey(devKeyId())).not.toThrow();
   });
 });
 
 describe('removeKey', () => {
   it('drops a retired key but never the active one', () => {
-    const ring = rotateKeyRing([generateKey('k1')]);
+    const ring = rotateKeyRing([generateKey('k1')], 'k2');
     expect(removeKey(ring, 'k1').map((k) => k.id)).toEqual(['k2']);
     expect(() => removeKey(ring, 'k2')).toThrow(/active key/);
     expect(() => removeKey(ring, 'k7')).toThrow(/not in the ring/);

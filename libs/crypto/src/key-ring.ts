@@ -70,7 +70,7 @@ export function formatKeyRing(ring: KeyRing): string {
  * A new ring whose active key is fresh, keeping every old key so data
  * sealed under them still opens until it is re-sealed.
  */
-export function rotateKeyRing(ring: KeyRing, newId: string = nextKeyId(ring)): KeyRing {
+export function rotateKeyRing(ring: KeyRing, newId: string = devKeyId()): KeyRing {
   assertKeyRing(ring);
   if (ring.some((k) => k.id === newId)) throw new Error(`key id ${newId} is already in the ring`);
   return [generateKey(newId), ...ring];
@@ -93,10 +93,16 @@ export function findKey(ring: KeyRing, id: string): RingKey | undefined {
   return ring.find((k) => k.id === id);
 }
 
-/** `k<n+1>` where n is the largest `k<number>` id in the ring, so ids sort by age. */
-export function nextKeyId(ring: KeyRing): string {
-  const numbers = ring.map((k) => /^k(\d{1,9})$/.exec(k.id)).map((m) => (m ? Number(m[1]) : 0));
-  return `k${Math.max(0, ...numbers) + 1}`;
+/**
+ * The id of a key this platform makes itself (development rings and their
+ * rotations): `dev-<UTC date>-<8 random hex digits>`, e.g.
+ * `dev-20261122-9f86d081`. Unique across checkouts, so a value sealed under
+ * another checkout's ring names a key id this ring does not have (and is
+ * reported as such) instead of failing as if it had been altered; the date
+ * says how old the key is.
+ */
+export function devKeyId(now: Date = new Date()): string {
+  return `dev-${now.toISOString().slice(0, 10).replaceAll('-', '')}-${randomBytes(4).toString('hex')}`;
 }
 
 export function assertKeyRing(ring: KeyRing): asserts ring is readonly [RingKey, ...RingKey[]] {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { access, chmod, link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { formatKeyRing, generateKey, parseKeyRing, type KeyRing } from './key-ring';
+import { devKeyId, formatKeyRing, generateKey, parseKeyRing, type KeyRing } from './key-ring';
 import { sodiumReady } from './sodium';
 
 export interface KeyRingLogger {
@@ -11,7 +11,8 @@ export interface KeyRingLogger {
 export interface LoadKeyRingOptions {
   /** The environment variable, e.g. CREDENTIAL_KEYRING; also names the dev file. */
   readonly name: string;
-  readonly envValue: string | undefined;
+  /** The variable's ring, as the configuration schema parsed it; undefined when unset. */
+  readonly envValue: KeyRing | undefined;
   readonly production: boolean;
   /** Where development key rings live; default `.data/keys` under the working directory. */
   readonly dataDir?: string;
@@ -19,10 +20,10 @@ export interface LoadKeyRingOptions {
 }
 
 /** The key rings of the platform, named by their environment variables. */
-export type KeyRingName = 'CREDENTIAL_KEYRING' | 'VAULT_ROOT_KEYRING';
+export type KeyRingName = 'CREDENTIAL_KEYRING' | 'VAULT_ROOT_KEYRING' | 'WEBHOOK_SECRET_KEYRING';
 
 /** The process settings a key ring is loaded from (a subset of the platform's configuration). */
-export type KeyRingSettings = { NODE_ENV: string; DATA_DIR: string } & Partial<Record<KeyRingName, string>>;
+export type KeyRingSettings = { NODE_ENV: string; DATA_DIR: string } & Partial<Record<KeyRingName, KeyRing>>;
 
 /** loadKeyRing's options for a platform ring: the variable's value, production rules, dev file under DATA_DIR/keys. */
 export function keyRingSource(name: KeyRingName, settings: KeyRingSettings, log: KeyRingLogger): LoadKeyRingOptions {
@@ -37,7 +38,7 @@ export interface DevKeyRingLocation {
 const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 
 /**
- * The key ring from the environment; outside production, without one, a
+ * The key ring from the environment (parsed by the configuration schema); outside production, without one, a
  * development ring generated once into `<dataDir>/<name in lower case>`
  * (mode 0600) with a loud warning. Also initialises libsodium, so the
  * synchronous seal/open can be used as soon as this resolves.
@@ -45,13 +46,7 @@ const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 export async function loadKeyRing(options: LoadKeyRingOptions): Promise<KeyRing> {
   const { name, envValue, production, log } = options;
   await sodiumReady();
-  if (envValue !== undefined && envValue.trim() !== '') {
-    try {
-      return parseKeyRing(envValue);
-    } catch (error) {
-      throw new Error(`${name} is invalid: ${(error as Error).message}`);
-    }
-  }
+  if (envValue !== undefined) return envValue;
   if (production) throw new Error(`${name} is required in production`);
 
   const path = devKeyRingPath(options);
@@ -95,7 +90,7 @@ async function createDevKeyRingOnce(path: string): Promise<boolean> {
   if (await exists(path)) return false;
   await mkdir(resolve(path, '..'), { recursive: true, mode: 0o700 });
   const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(temporary, `${formatKeyRing([generateKey('k1')])}\n`, { mode: 0o600, flag: 'wx' });
+  await writeFile(temporary, `${formatKeyRing([generateKey(devKeyId())])}\n`, { mode: 0o600, flag: 'wx' });
   try {
     await link(temporary, path);
     return true;

@@ -128,7 +128,7 @@ describe('key rotation', () => {
 
     // Deploy the rotated ring (what the env variable would now hold).
     const rotated = parseKeyRing(
-      rotateKeyRing(k1Ring)
+      rotateKeyRing(k1Ring, 'k2')
         .map((k) => `${k.id}:${Buffer.from(k.key).toString('base64')}`)
         .join(','),
     );

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { PROBLEM_CONTENT_TYPE, ProblemException, validationFailed } from './problem';
-import { REQUEST_ID_HEADER } from './request-id';
+import { REQUEST_ID_HEADER, requestIdFor } from './request-id';
 
 /**
  * The problem (contract 7) for a request Node's HTTP parser refused before
@@ -13,20 +14,27 @@ export function clientErrorProblem(error: NodeJS.ErrnoException): ProblemExcepti
     case 'HPE_HEADER_OVERFLOW':
       return new ProblemException(431, 'request_header_fields_too_large', 'the request headers exceed the size limit');
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new ProblemException(408, 'request_timeout', 'the request did not arrive in time');
+      return new ProblemException(408, 'request_timeout', 'the request (headers and body) did not arrive in time');
     default:
       return validationFailed([{ field: 'request', message: 'is not valid HTTP/1.1 (request line, headers or Content-Length)' }]);
   }
 }
 
+/** An `Expect` header other than `100-continue`: the only expectation HTTP/1.1 defines. */
+export const expectationFailed = () =>
+  new ProblemException(417, 'expectation_failed', 'the Expect header asks for something this server does not do; only 100-continue is supported');
+
 /**
  * Fastify's `clientErrorHandler`: answers such a request with problem+json
  * instead of Fastify's plain JSON, then closes the connection (the parser's
- * state is lost, so nothing more can be read from it).
+ * state is lost, so nothing more can be read from it). Nothing is written
+ * when an answer has already begun on the socket (a request that timed out
+ * while its answer was being sent), since it would corrupt that answer.
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  if (socket.writable) {
+  const answering = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+  if (socket.writable && !answering?.headersSent) {
     const problem = clientErrorProblem(error);
     const requestId = randomUUID();
     const body = JSON.stringify(problem.toProblem(requestId));
@@ -37,4 +45,22 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
     );
   }
   socket.destroy(error);
+}
+
+/**
+ * The Node server's `checkExpectation` listener: Node would answer a bare
+ * 417; this one is problem+json with a request id. The request never
+ * reaches a route.
+ */
+export function answerExpectationFailed(request: IncomingMessage, response: ServerResponse): void {
+  const requestId = requestIdFor(request);
+  const problem = expectationFailed().toProblem(requestId);
+  const body = JSON.stringify(problem);
+  response.writeHead(problem.status, {
+    'Content-Type': `${PROBLEM_CONTENT_TYPE}; charset=utf-8`,
+    'Content-Length': Buffer.byteLength(body),
+    [REQUEST_ID_HEADER]: requestId,
+    Connection: 'close',
+  });
+  response.end(body);
 }

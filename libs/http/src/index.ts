@@ -1,5 +1,7 @@
 export * from './problem';
+export { fieldErrorSchema, problemSchema } from './problem.schema';
 export * from './problem.filter';
+export * from './unavailable-dependencies';
 export * from './client-error';
 export * from './request-id';
 export * from './logger';
@@ -11,3 +13,4 @@ export * from './http-core.module';
 export * from './http-hooks';
 export * from './openapi';
 export * from './lazy-child-logger';
+export * from './client-address';

@@ -21,25 +21,24 @@ export class ProbesController {
     return { status: 'ok' };
   }
 
+  /** 200 while the process can serve (`ready`, or `degraded` naming what it does without); 503 when it cannot. */
   @Get('readyz')
   async readyz(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const { ready, checks, details } = await this.readiness.report();
-    if (ready) {
-      const degraded = Object.values(checks).some((c) => c.status === 'degraded');
-      return reply.send({ ...details, status: degraded ? 'degraded' : 'ready', checks });
-    }
-    const failed = Object.entries(checks).filter(([, c]) => c.status === 'down');
+    const { ready, status, checks, failed, degraded, details } = await this.readiness.report();
+    if (ready) return reply.send({ ...details, status, degraded, checks });
     return reply
       .status(503)
+      .header('Retry-After', '5')
       .type(PROBLEM_CONTENT_TYPE)
       .send({
         type: 'https://errors.meter.example/not_ready',
         title: 'Service Unavailable',
         status: 503,
-        detail: `not ready: ${failed.map(([name, c]) => `${name} (${c.error})`).join(', ')}`,
+        detail: `not ready: ${failed.map((name) => `${name} (${checks[name].error})`).join(', ')}`,
         code: 'not_ready',
         request_id: request.id,
-        failed: failed.map(([name]) => name),
+        failed,
+        degraded,
         checks,
         // Extensions never replace the RFC 9457 members above.
         ...Object.fromEntries(Object.entries(details).filter(([key]) => !PROBLEM_MEMBERS.has(key))),

@@ -1,6 +1,7 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject, Injectable, Optional } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { PROBLEM_CONTENT_TYPE, ProblemException, titleFor, type Problem } from './problem';
+import { capEchoed, PROBLEM_CONTENT_TYPE, ProblemException, titleFor, type Problem } from './problem';
+import { unavailableProblem, UnavailableDependencies, type UnavailableDependency } from './unavailable-dependencies';
 
 const CODE_BY_STATUS: Record<number, string> = {
   400: 'validation_failed',
@@ -19,8 +20,19 @@ interface FastifyLikeError {
   message?: string;
 }
 
-/** Turns any thrown value into the problem+json of contract section 7. */
-export function toProblem(error: unknown, requestId?: string): { problem: Problem; headers: Record<string, string> } {
+export interface ProblemAnswer {
+  problem: Problem;
+  headers: Record<string, string>;
+  /** Set when the error meant a dependency was unavailable (503 with Retry-After). */
+  unavailable?: UnavailableDependency;
+}
+
+/**
+ * Turns any thrown value into the problem+json of contract section 7. An
+ * error no handler turned into a problem is a 503 with `Retry-After` when
+ * one of `dependencies` recognises it as its outage, a 500 otherwise.
+ */
+export function toProblem(error: unknown, requestId?: string, dependencies?: Pick<UnavailableDependencies, 'classify'>): ProblemAnswer {
   if (error instanceof ProblemException) {
     return { problem: error.toProblem(requestId), headers: error.headers };
   }
@@ -33,6 +45,11 @@ export function toProblem(error: unknown, requestId?: string): { problem: Proble
   const fastifyError = error as FastifyLikeError;
   if (typeof fastifyError?.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
     return { problem: fromFastify(fastifyError, requestId), headers: {} };
+  }
+  const unavailable = dependencies?.classify(error);
+  if (unavailable) {
+    const problem = unavailableProblem(unavailable);
+    return { problem: problem.toProblem(requestId), headers: problem.headers, unavailable };
   }
   return {
     problem: fromStatus(500, 'an unexpected error occurred; quote the request id when reporting it', requestId, 'internal_error'),
@@ -53,6 +70,8 @@ function fromFastify(error: FastifyLikeError, requestId?: string): Problem {
       return fromStatus(413, 'the body exceeds the size limit', requestId, 'payload_too_large');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return fromStatus(415, 'unsupported content type; send application/json', requestId, 'unsupported_media_type');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return uriTooLong().toProblem(requestId);
     default: {
       // Fastify's own 400s (e.g. a broken JSON body) carry a message safe to echo.
       const problem = fromStatus(status, error.message ?? titleFor(status), requestId);
@@ -60,6 +79,9 @@ function fromFastify(error: FastifyLikeError, requestId?: string): Problem {
     }
   }
 }
+
+/** A path parameter longer than the router takes (Fastify's maxParamLength): a fixed detail, nothing echoed. */
+export const uriTooLong = () => new ProblemException(414, 'uri_too_long', 'a segment of the path is too long');
 
 function withErrors(problem: Problem, field: string, message: string): Problem {
   return { ...problem, errors: [{ field, message }] };
@@ -71,7 +93,7 @@ function fromStatus(status: number, detail: string, requestId?: string, code?: s
     type: `https://errors.meter.example/${stableCode}`,
     title: titleFor(status),
     status,
-    detail,
+    detail: capEchoed(detail),
     code: stableCode,
     request_id: requestId,
   };
@@ -89,13 +111,18 @@ export function sendProblem(reply: FastifyReply, problem: Problem, headers: Reco
 }
 
 @Catch()
+@Injectable()
 export class ProblemFilter implements ExceptionFilter {
+  constructor(@Optional() @Inject(UnavailableDependencies) private readonly dependencies?: UnavailableDependencies) {}
+
   catch(error: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
-    const { problem, headers } = toProblem(error, request?.id);
-    if (problem.status >= 500) request?.log?.error({ err: error }, 'request failed');
+    const { problem, headers, unavailable } = toProblem(error, request?.id, this.dependencies);
+    // An outage is logged once by its dependency, not once per request it refuses.
+    if (unavailable) unavailable.refused?.(error);
+    else if (problem.status >= 500) request?.log?.error({ err: error }, 'request failed');
     sendProblem(reply, problem, headers);
   }
 }

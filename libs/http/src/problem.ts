@@ -1,21 +1,7 @@
 import { HttpException } from '@nestjs/common';
+import type { FieldError, Problem } from './problem.schema';
 
-export interface FieldError {
-  field: string;
-  message: string;
-}
-
-/** RFC 9457 body with the stable `code` of contract section 7. */
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: string;
-  request_id?: string;
-  errors?: FieldError[];
-  [extension: string]: unknown;
-}
+export type { FieldError, Problem } from './problem.schema';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -28,7 +14,9 @@ const TITLES: Record<number, string> = {
   408: 'Request Timeout',
   409: 'Conflict',
   413: 'Content Too Large',
+  414: 'URI Too Long',
   415: 'Unsupported Media Type',
+  417: 'Expectation Failed',
   429: 'Too Many Requests',
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
@@ -37,6 +25,15 @@ const TITLES: Record<number, string> = {
 
 export function titleFor(status: number): string {
   return TITLES[status] ?? (status >= 500 ? 'Server Error' : 'Client Error');
+}
+
+/** The most of a request's own text (a path, a header) a problem's detail repeats. */
+export const ECHO_LIMIT = 200;
+
+/** Text from the request, cut to ECHO_LIMIT characters, so an odd request never gets a large answer. */
+export function capEchoed(text: string): string {
+  const characters = [...text];
+  return characters.length <= ECHO_LIMIT ? text : `${characters.slice(0, ECHO_LIMIT).join('')}… (${characters.length} characters)`;
 }
 
 /** Thrown anywhere in a request; the problem filter renders it as is. */

@@ -1,5 +1,6 @@
 import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
+import { unsupportedNatsServer } from './nats-server-version';
 
 /** Who a process is on NATS, for servers that enforce per-user permissions (deploy/base/nats). */
 export interface NatsIdentity {
@@ -36,8 +37,14 @@ export async function connectNats(url: string, name: string, identity: NatsIdent
   });
 }
 
+/** Connects once; refuses a server older than MIN_NATS_SERVER_VERSION or without JetStream. */
 export async function probeNats(url: string, identity: NatsIdentity = {}): Promise<void> {
   const nc = await connect({ servers: url, timeout: 3000, maxReconnectAttempts: 0, reconnect: false, ...defined(identity) });
-  await nc.flush();
-  await nc.close();
+  try {
+    await nc.flush();
+    const unsupported = unsupportedNatsServer(nc.info);
+    if (unsupported) throw new Error(unsupported);
+  } finally {
+    await nc.close();
+  }
 }

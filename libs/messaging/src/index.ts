@@ -3,3 +3,5 @@ export * from './ensure-stream';
 export * from './ensure-consumer';
 export * from './nats.module';
 export * from './outbox-relay';
+export * from './nats-server-version';
+export * from './rpc';

@@ -3,7 +3,7 @@ import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManage
 import type { NatsConnection } from '@nats-io/nats-core';
 import { APP_CONFIG, type AppConfig } from '@meter/config';
 import { BusNames, type ConsumerSpec, type StreamSpec } from '@meter/contracts';
-import { ReadinessRegistry } from '@meter/http';
+import { ReadinessRegistry, type WhenDown } from '@meter/http';
 import { connectNats, natsIdentity } from './connect-nats';
 import { ensureConsumer } from './ensure-consumer';
 import { ensureStream } from './ensure-stream';
@@ -13,6 +13,7 @@ export const JETSTREAM = Symbol('JETSTREAM');
 export const JETSTREAM_MANAGER = Symbol('JETSTREAM_MANAGER');
 export const BUS = Symbol('BUS');
 const TOPOLOGY = Symbol('TOPOLOGY');
+const NATS_WHEN_DOWN = Symbol('NATS_WHEN_DOWN');
 
 export interface Topology {
   streams: StreamSpec[];
@@ -29,6 +30,7 @@ class NatsLifecycle implements OnModuleInit, OnApplicationShutdown {
     @Inject(TOPOLOGY) private readonly topology: Topology,
     @Inject(ReadinessRegistry) private readonly readiness: ReadinessRegistry,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(NATS_WHEN_DOWN) private readonly whenDown: WhenDown,
   ) {}
 
   async onModuleInit() {
@@ -36,6 +38,7 @@ class NatsLifecycle implements OnModuleInit, OnApplicationShutdown {
     for (const consumer of this.topology.consumers) await ensureConsumer(this.jsm, consumer);
     this.readiness.register({
       name: 'nats',
+      whenDown: this.whenDown,
       check: async () => {
         if (this.nc.isClosed()) throw new Error('connection closed');
         await this.nc.flush();
@@ -56,11 +59,14 @@ class NatsLifecycle implements OnModuleInit, OnApplicationShutdown {
   }
 }
 
-/** The NATS connection, JetStream clients and the bus names of this process. */
+/**
+ * The NATS connection, JetStream clients and the bus names of this process;
+ * `whenDown` says whether the process can serve without NATS (default: it cannot).
+ */
 @Global()
 @Module({})
 export class NatsModule {
-  static forService(service: string, topology: (bus: BusNames) => Topology): DynamicModule {
+  static forService(service: string, topology: (bus: BusNames) => Topology, options: { whenDown?: WhenDown } = {}): DynamicModule {
     return {
       module: NatsModule,
       providers: [
@@ -69,6 +75,7 @@ export class NatsModule {
         { provide: NATS, inject: [APP_CONFIG], useFactory: (config: AppConfig) => connectNats(config.NATS_URL, service, natsIdentity(config)) },
         { provide: JETSTREAM, inject: [NATS], useFactory: (nc: NatsConnection): JetStreamClient => jetstream(nc) },
         { provide: JETSTREAM_MANAGER, inject: [NATS], useFactory: (nc: NatsConnection) => jetstreamManager(nc) },
+        { provide: NATS_WHEN_DOWN, useValue: options.whenDown ?? 'not-ready' },
         NatsLifecycle,
       ],
       exports: [NATS, JETSTREAM, JETSTREAM_MANAGER, BUS],

@@ -1,4 +1,7 @@
+import type { JetStreamClient } from '@nats-io/jetstream';
 import type { DataSource } from 'typeorm';
+import type { BusNames } from '@meter/contracts';
+import type { ReadinessCheck } from '@meter/http';
 import { PgListener } from '@meter/persistence';
 
 /** Where a service keeps its outbox: rows with a `seq` column, published in `seq` order. */
@@ -21,6 +24,7 @@ export interface OutboxTable<Row extends { seq: string }> {
 
 export interface RelayLogger {
   warn(fields: object, message: string): void;
+  info?(fields: object, message: string): void;
 }
 
 export interface OutboxRelayOptions {
@@ -33,6 +37,11 @@ export interface OutboxRelayOptions {
   /** Called with how many rows one batch published (for metrics). */
   onPublished?: (count: number) => void;
   onFailure?: () => void;
+  /**
+   * The process's record of a Postgres outage (`DatabaseOutage`): a failure
+   * it recognises is logged there, once per outage, not by the relay.
+   */
+  outage?: { report(error: unknown): boolean };
 }
 
 const LISTEN_RETRY_MS = 5000;
@@ -51,6 +60,8 @@ export class OutboxRelay<Row extends { seq: string }> {
   private listener?: PgListener;
   private readonly pollMs: number;
   private readonly batchSize: number;
+  /** A failure was logged and no pass has succeeded since: later failures are not logged again. */
+  private failing = false;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -75,7 +86,9 @@ export class OutboxRelay<Row extends { seq: string }> {
         applicationName: `${this.table.name}-outbox-listener`,
         retryMs: LISTEN_RETRY_MS,
         onNotification: () => this.nudge(),
-        onLost: (why) => log?.warn({ error: why }, 'outbox relay: LISTEN unavailable; polling until it is back'),
+        onLost: (why, error) => {
+          if (!this.options.outage?.report(error)) log?.warn({ error: why }, 'outbox relay: LISTEN unavailable; polling until it is back');
+        },
       });
       await this.listener.start();
     }
@@ -122,8 +135,14 @@ export class OutboxRelay<Row extends { seq: string }> {
     if (!this.running || this.pass) return;
     this.again = false;
     this.pass = this.drain()
-      .then(() => undefined)
+      .then(() => {
+        if (this.failing) this.options.log?.info?.({}, 'outbox relay: publishing again');
+        this.failing = false;
+      })
       .catch((error: unknown) => {
+        // One line per streak of failures (a pass runs every pollMs), none for an outage logged elsewhere.
+        if (this.options.outage?.report(error) || this.failing) return;
+        this.failing = true;
         this.options.log?.warn({ error: error instanceof Error ? error.message : String(error) }, 'outbox relay: publish failed; will retry');
       })
       .finally(() => {
@@ -159,4 +178,32 @@ export class OutboxRelay<Row extends { seq: string }> {
     }
     return outcome.count;
   }
+}
+
+/** An outbox row that carries its own subject (without the bus prefix), payload and event id. */
+export interface SubjectOutboxRow {
+  seq: string;
+  event_id: string;
+  subject: string;
+  payload: unknown;
+}
+
+/** The publisher of such rows: JSON to JetStream under the bus prefix, `Nats-Msg-Id` = event id, resolving on the ack. */
+export function jetStreamRowPublisher(js: JetStreamClient, bus: BusNames): (row: SubjectOutboxRow) => Promise<void> {
+  return async (row) => {
+    await js.publish(bus.subject(row.subject), JSON.stringify(row.payload), { msgID: row.event_id, timeout: 5000 });
+  };
+}
+
+/**
+ * A relay's readiness check: the process keeps serving while the bus refuses
+ * its events (they wait in the table), so it is `degraded`, not down, once
+ * the oldest pending row has waited more than `staleAfterSeconds`.
+ */
+export function relayReadiness(name: string, relay: Pick<OutboxRelay<never>, 'oldestPendingSeconds'>, staleAfterSeconds = 30): ReadinessCheck {
+  return {
+    name,
+    whenDown: 'degraded',
+    check: async () => ((await relay.oldestPendingSeconds()) > staleAfterSeconds ? 'degraded' : undefined),
+  };
 }

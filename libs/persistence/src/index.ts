@@ -7,3 +7,6 @@ export * from './create-schema.migration';
 export * from './prepared-queries';
 export * from './pg-listener';
 export * from './pg-binary-array';
+export * from './database-unavailable';
+export * from './database-outage';
+export * from './database-unavailable.openapi';

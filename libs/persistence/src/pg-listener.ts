@@ -11,8 +11,12 @@ export interface PgListenerOptions {
   onNotification: (payload: string | undefined) => void;
   /** LISTEN is in place (again). Notifications sent while it was not were missed. */
   onListening?: () => void;
-  /** The connection is gone or could not be made; notifications are missed until `onListening`. */
-  onLost?: (why: string) => void;
+  /**
+   * The connection is gone or could not be made; notifications are missed
+   * until `onListening`. Called once per loss, not for each failed retry;
+   * `error` is what failed (an Error whose message is `why`).
+   */
+  onLost?: (why: string, error: Error) => void;
 }
 
 const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -25,6 +29,8 @@ const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
 export class PgListener {
   private client?: Client;
   private running = false;
+  /** Lost (or never in place) and already reported by onLost. */
+  private lostReported = false;
   private retry?: NodeJS.Timeout;
 
   constructor(private readonly options: PgListenerOptions) {
@@ -57,26 +63,30 @@ export class PgListener {
     const { databaseUrl, channel, applicationName, retryMs = 5000 } = this.options;
     const client = new Client({ connectionString: databaseUrl, application_name: applicationName });
     let lost = false;
-    const lose = (why: string) => {
+    const lose = (error: Error) => {
       if (lost) return;
       lost = true;
       if (this.client === client) this.client = undefined;
       void client.end().catch(() => undefined);
       if (!this.running) return;
-      this.options.onLost?.(why);
+      if (!this.lostReported) {
+        this.lostReported = true;
+        this.options.onLost?.(error.message, error);
+      }
       this.retry = setTimeout(() => void this.connect(), retryMs);
       this.retry.unref();
     };
     client.on('notification', (message) => {
       if (message.channel === channel) this.options.onNotification(message.payload);
     });
-    client.on('error', (error) => lose(error.message));
-    client.on('end', () => lose('connection ended'));
+    client.on('error', (error) => lose(error));
+    // Not stopped by us: the server or the network ended it.
+    client.on('end', () => lose(new Error('Connection ended unexpectedly')));
     try {
       await client.connect();
       await client.query(`LISTEN ${channel}`);
     } catch (error) {
-      lose((error as Error).message);
+      lose(error instanceof Error ? error : new Error(String(error)));
       return;
     }
     if (lost) return;
@@ -87,6 +97,7 @@ export class PgListener {
       return;
     }
     this.client = client;
+    this.lostReported = false;
     this.options.onListening?.();
   }
 }

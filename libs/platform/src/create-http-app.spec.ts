@@ -1,10 +1,11 @@
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { Body, Controller, Get, Module, Post } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { InjectOptions } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpCoreModule, ProblemException, ReadinessRegistry } from '@meter/http';
+import { rawExchange } from '@meter/testing';
 import { createHttpApp } from './create-http-app';
 
 @Controller('echo')
@@ -103,17 +104,9 @@ describe('createHttpApp', () => {
       port = (app.getHttpServer().address() as AddressInfo).port;
     });
 
-    /** Sends raw bytes and reads until the server closes the connection. */
-    const raw = (bytes: string) =>
-      new Promise<string>((resolve, reject) => {
-        const socket = connect(port, '127.0.0.1', () => socket.end(bytes));
-        let answer = '';
-        socket.setEncoding('latin1').on('data', (chunk: string) => (answer += chunk));
-        socket.on('close', () => resolve(answer)).on('error', reject);
-      });
-    const parse = (answer: string) => {
-      const [head, body] = answer.split('\r\n\r\n');
-      return { status: Number(head.split(' ')[1]), head: head.toLowerCase(), problem: JSON.parse(body) };
+    const raw = async (bytes: string) => {
+      const { status, head, body } = await rawExchange(port, bytes);
+      return { status, head, problem: JSON.parse(body) };
     };
 
     it.each([
@@ -121,7 +114,7 @@ describe('createHttpApp', () => {
       ['a Content-Length that is not a number', 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n'],
       ['an unknown method', 'FOO /healthz HTTP/1.1\r\nHost: x\r\n\r\n'],
     ])('%s: 400 problem+json naming the request', async (_, bytes) => {
-      const { status, head, problem } = parse(await raw(bytes));
+      const { status, head, problem } = await raw(bytes);
       expect(status).toBe(400);
       expect(head).toContain('content-type: application/problem+json');
       expect(problem).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ field: 'request' }] });
@@ -129,7 +122,7 @@ describe('createHttpApp', () => {
     });
 
     it('headers over the size limit: 431 problem+json', async () => {
-      const { status, head, problem } = parse(await raw(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
+      const { status, head, problem } = await raw(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
       expect(status).toBe(431);
       expect(head).toContain('content-type: application/problem+json');
       expect(problem).toMatchObject({ status: 431, code: 'request_header_fields_too_large', title: 'Request Header Fields Too Large' });

@@ -1,13 +1,13 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ConfigError, exitOnConfigError, loadConfigOrExit, type AppConfig } from '@meter/config';
-import { parseKeyRing, type KeyRingName } from '@meter/crypto';
+import type { KeyRingName } from '@meter/crypto';
 import { createLogger } from '@meter/http';
 import { createHttpApp } from './create-http-app';
 import { DependencyUnreachable, preflight, type Dependency } from './preflight';
 
 export interface ServiceDefinition {
-  name: 'gateway' | 'auth' | 'vault' | 'ingest';
+  name: 'gateway' | 'auth' | 'vault' | 'ingest' | 'integrations';
   port: (config: AppConfig) => number;
   dependencies: Dependency[];
   module: (config: AppConfig) => Type | DynamicModule;
@@ -40,7 +40,7 @@ export async function runService(definition: ServiceDefinition): Promise<void> {
 
   let app: NestFastifyApplication;
   try {
-    app = await createHttpApp(definition.module(config), logger);
+    app = await createHttpApp(definition.module(config), logger, { requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS });
     await definition.configure?.(app, config);
     await app.listen({ port: definition.port(config), host: config.HTTP_HOST });
   } catch (error) {
@@ -71,21 +71,13 @@ export async function runService(definition: ServiceDefinition): Promise<void> {
 }
 
 /**
- * Contract 1: a bad key ring, or none in production, stops the process with one
- * line naming the variable, like any other configuration error (and before any
- * server is contacted). Messages name entries and key ids, never key text.
+ * A process that holds a key ring needs a real one in production: a missing
+ * ring stops it with one line naming the variable, like any other
+ * configuration error, before any server is contacted. (A bad ring value is
+ * refused by the configuration schema already.)
  */
 function checkKeyRings(config: AppConfig, names: readonly KeyRingName[]): void {
   for (const name of names) {
-    const value = config[name];
-    if (value === undefined || value.trim() === '') {
-      if (config.NODE_ENV === 'production') throw new ConfigError(name, 'is required in production');
-      continue;
-    }
-    try {
-      parseKeyRing(value);
-    } catch (error) {
-      throw new ConfigError(name, `is invalid: ${(error as Error).message}`);
-    }
+    if (config[name] === undefined && config.NODE_ENV === 'production') throw new ConfigError(name, 'is required in production');
   }
 }

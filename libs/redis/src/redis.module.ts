@@ -1,21 +1,24 @@
 import { Global, Inject, Injectable, Logger, Module, type DynamicModule, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@meter/config';
-import { ReadinessRegistry } from '@meter/http';
+import { ReadinessRegistry, type WhenDown } from '@meter/http';
 import type Redis from 'ioredis';
 import { createRedis } from './create-redis';
 
 export const REDIS = Symbol('REDIS');
+const REDIS_WHEN_DOWN = Symbol('REDIS_WHEN_DOWN');
 
 @Injectable()
 class RedisLifecycle implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(ReadinessRegistry) private readonly readiness: ReadinessRegistry,
+    @Inject(REDIS_WHEN_DOWN) private readonly whenDown: WhenDown,
   ) {}
 
   onModuleInit() {
     this.readiness.register({
       name: 'redis',
+      whenDown: this.whenDown,
       check: async () => {
         if (this.redis.status !== 'ready') throw new Error(`connection ${this.redis.status}`);
         await this.redis.ping();
@@ -28,11 +31,14 @@ class RedisLifecycle implements OnModuleInit, OnApplicationShutdown {
   }
 }
 
-/** The process's Redis connection (token `REDIS`), checked by `/readyz`. */
+/**
+ * The process's Redis connection (token `REDIS`), checked by `/readyz`;
+ * `whenDown` says whether the process can serve without it (default: it cannot).
+ */
 @Global()
 @Module({})
 export class RedisModule {
-  static forService(service: string): DynamicModule {
+  static forService(service: string, options: { whenDown?: WhenDown } = {}): DynamicModule {
     const logger = new Logger('redis');
     let lastReport = 0;
     return {
@@ -53,6 +59,7 @@ export class RedisModule {
               },
             }),
         },
+        { provide: REDIS_WHEN_DOWN, useValue: options.whenDown ?? 'not-ready' },
         RedisLifecycle,
       ],
       exports: [REDIS],

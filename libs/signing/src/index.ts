@@ -26,3 +26,4 @@ export {
   type ParsedAuthorization,
 } from './parse-authorization';
 export { signRequest, type SignRequestInput, type SignedHeaders } from './sign-request';
+export { signWebhook, verifyWebhook, type WebhookHeaders } from './webhook-signature';

@@ -27,7 +27,10 @@ export function sign(input: SignInput): SignResult {
   return { signature: mac.toString('hex'), signingString: text };
 }
 
-/** The signature as its 32 bytes, and the string signed: what `verifySignature` compares without hex round trips. */
+/**
+ * The signature as its 32 bytes, and the string signed: what `verifySignature` compares without hex round trips.
+ * @internal Not in the package's types, which need no Node type definitions.
+ */
 export function signatureBytes(input: SignInput): { mac: Buffer; text: string } {
   const { secretKey, method, target, body, timestamp } = input;
   if (typeof secretKey !== 'string' || secretKey.length === 0) {

@@ -1,30 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SIGNING_VECTORS_PATH, signingVectors } from './signing-vectors.fixture';
 import { authorizationHeader, bodySha256Hex, parseAuthorization, sign, signingString, signRequest, verifySignature } from './index';
 
-interface Vector {
-  name: string;
-  method: string;
-  target: string;
-  body_base64: string;
-  body_sha256: string;
-  timestamp: number;
-  signing_string: string;
-  signature: string;
-  authorization: string;
-}
-
-interface VectorFile {
-  scheme: string;
-  secret_key: string;
-  access_key: string;
-  vectors: Vector[];
-}
-
-const copyPath = join(__dirname, 'signing-vectors.json');
+const copyPath = SIGNING_VECTORS_PATH;
 const sharedPath = join(__dirname, '../../../../shared/spec/signing-vectors.json');
-const file = JSON.parse(readFileSync(copyPath, 'utf8')) as VectorFile;
+const file = signingVectors();
 const { secret_key: secretKey, access_key: accessKey } = file;
 
 function flipBitInHex(hex: string, bit: number): string {

@@ -1,18 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@meter/config';
+import { clientAddressOf } from '@meter/http';
 import type { FastifyRequest } from 'fastify';
-import { clientAddress, parseTrustedProxies } from './client-address';
 
-/** The caller's address per contract 6b: the socket, or X-Forwarded-For behind a trusted proxy. */
+/** The caller's address: the socket, or X-Forwarded-For behind a trusted proxy (the one rule of libs/http). */
 @Injectable()
 export class RequestAddress {
-  private readonly trusted;
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.trusted = parseTrustedProxies(config.TRUSTED_PROXIES);
-  }
-
+  /** `unknown` for a request without a socket address, so it still has a throttle key of its own. */
   of(request: FastifyRequest): string {
-    return clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], this.trusted);
+    return clientAddressOf(request.raw, this.config.TRUSTED_PROXIES) ?? 'unknown';
   }
 }

@@ -1,3 +1,5 @@
+import type { Credential } from './credential-schemas';
+
 /** A row of auth.credentials as the queries select it (never with the sealed secret). */
 export interface CredentialRow {
   id: string;
@@ -16,8 +18,8 @@ export interface CredentialRow {
 
 export const CREDENTIAL_COLUMNS = 'id, org_id, name, type, access_key, scopes, allowed_cidrs, status, created_at, revoked_at, last_used_at, version';
 
-/** The list shape of contract section 4 (every field of spec 2.1 but secret_key). */
-export function credentialView(row: CredentialRow) {
+/** A credential as listed and read (Credential): never its secret. */
+export function credentialView(row: CredentialRow): Credential {
   return {
     id: row.id,
     name: row.name,

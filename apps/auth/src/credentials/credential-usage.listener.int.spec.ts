@@ -2,6 +2,7 @@ import type { NatsConnection } from '@nats-io/nats-core';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BusNames, type CredentialUsageReport } from '@meter/contracts';
+import { DatabaseOutage } from '@meter/persistence';
 import { isolatedInfra, type IsolatedInfra } from '@meter/testing';
 import { authDataSource, newOrg } from '../../../../test/auth-support';
 import { CredentialUsageListener } from './credential-usage.listener';
@@ -33,7 +34,12 @@ describe('CredentialUsageListener on the real auth tables', () => {
     await credential('cred_a', orgA);
     await credential('cred_b', orgB);
     // Only apply() is exercised here; the subscription is the e2e test's (gateway-auth).
-    listener = new CredentialUsageListener(undefined as unknown as NatsConnection, new BusNames(''), db);
+    listener = new CredentialUsageListener(
+      undefined as unknown as NatsConnection,
+      new BusNames(''),
+      db,
+      new DatabaseOutage({ probe: () => db.query('SELECT 1'), log: { warn: () => undefined } }),
+    );
   });
 
   afterAll(async () => {

@@ -3,6 +3,7 @@ import type { NatsConnection, Subscription } from '@nats-io/nats-core';
 import { DataSource } from 'typeorm';
 import { CREDENTIAL_USAGE_QUEUE_GROUP, credentialUsageReport, credentialUsageSubject, type BusNames, type CredentialUsageReport } from '@meter/contracts';
 import { BUS, NATS } from '@meter/messaging';
+import { DatabaseOutage } from '@meter/persistence';
 
 /**
  * Keeps `last_used_at` of credentials from the gateways' usage reports. It
@@ -18,6 +19,7 @@ export class CredentialUsageListener implements OnModuleInit, OnApplicationShutd
     @Inject(NATS) private readonly nc: NatsConnection,
     @Inject(BUS) private readonly bus: BusNames,
     @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(DatabaseOutage) private readonly outage: DatabaseOutage,
   ) {}
 
   onModuleInit() {
@@ -25,7 +27,9 @@ export class CredentialUsageListener implements OnModuleInit, OnApplicationShutd
       queue: CREDENTIAL_USAGE_QUEUE_GROUP,
       callback: (error, message) => {
         if (error) return this.logger.warn(`usage subscription: ${error.message}`);
-        void this.apply(message.data).catch((e: unknown) => this.logger.warn(`usage report not applied: ${e instanceof Error ? e.message : String(e)}`));
+        void this.apply(message.data).catch((e: unknown) => {
+          if (!this.outage.report(e)) this.logger.warn(`usage report not applied: ${e instanceof Error ? e.message : String(e)}`);
+        });
       },
     });
   }

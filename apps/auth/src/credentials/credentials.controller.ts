@@ -3,7 +3,14 @@ import { parseBody } from '../common/parse-body';
 import { AdminSessionGuard } from '../sessions/admin-session.guard';
 import type { CurrentAdminInfo } from '../sessions/current-admin';
 import { CurrentAdmin } from '../sessions/current-admin.decorator';
-import { createCredentialRequest, updateCredentialRequest } from './credential-schemas';
+import {
+  createCredentialRequest,
+  updateCredentialRequest,
+  type AvailableScopes,
+  type CreatedCredential,
+  type Credential,
+  type CredentialList,
+} from './credential-schemas';
 import { ApiAvailableScopes, ApiCreateCredential, ApiGetCredential, ApiListCredentials, ApiRevokeCredential, ApiSetAllowedCidrs } from './credentials.openapi';
 import { CredentialsService } from './credentials.service';
 
@@ -14,32 +21,32 @@ export class CredentialsController {
 
   @Get('available-scopes')
   @ApiAvailableScopes()
-  async availableScopes(@CurrentAdmin() admin: CurrentAdminInfo) {
+  async availableScopes(@CurrentAdmin() admin: CurrentAdminInfo): Promise<AvailableScopes> {
     return { scopes: await this.credentials.availableScopes(admin) };
   }
 
   @Post()
   @HttpCode(201)
   @ApiCreateCredential()
-  create(@CurrentAdmin() admin: CurrentAdminInfo, @Body() body: unknown) {
+  create(@CurrentAdmin() admin: CurrentAdminInfo, @Body() body: unknown): Promise<CreatedCredential> {
     return this.credentials.create(admin, parseBody(createCredentialRequest, body));
   }
 
   @Get()
   @ApiListCredentials()
-  async list(@CurrentAdmin() admin: CurrentAdminInfo) {
+  async list(@CurrentAdmin() admin: CurrentAdminInfo): Promise<CredentialList> {
     return { credentials: await this.credentials.list(admin) };
   }
 
   @Get(':id')
   @ApiGetCredential()
-  get(@CurrentAdmin() admin: CurrentAdminInfo, @Param('id') id: string) {
+  get(@CurrentAdmin() admin: CurrentAdminInfo, @Param('id') id: string): Promise<Credential> {
     return this.credentials.get(admin, id);
   }
 
   @Patch(':id')
   @ApiSetAllowedCidrs()
-  update(@CurrentAdmin() admin: CurrentAdminInfo, @Param('id') id: string, @Body() body: unknown) {
+  update(@CurrentAdmin() admin: CurrentAdminInfo, @Param('id') id: string, @Body() body: unknown): Promise<Credential> {
     return this.credentials.setAllowedCidrs(admin, id, parseBody(updateCredentialRequest, body).allowed_cidrs);
   }
 

@@ -1,118 +1,210 @@
-import { applyDecorators } from '@nestjs/common';
+import { CREDENTIAL_SCOPES } from '@meter/contracts';
 import {
-  ApiBody,
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiResponse,
-  type SchemaObject,
-} from '@nestjs/swagger';
-import { openApiSchemaOf, problemResponse } from '@meter/http';
-import { createCredentialRequest, updateCredentialRequest } from './credential-schemas';
+  Documented,
+  jsonBody,
+  jsonResponse,
+  noContent,
+  notFound,
+  ProblemException,
+  problemResponse,
+  problemThrownBy,
+  RETRY_AFTER_HEADER,
+  validationFailed,
+} from '@meter/http';
+import { parseBody } from '../common/parse-body';
+import { ConcurrencyConflict } from '../events/event-store';
+import { normalizeCidr } from './cidr';
+import { credentialSyncUnavailable } from './credential-stamps';
+import {
+  availableScopesSchema,
+  createCredentialRequest,
+  createdCredentialSchema,
+  credentialIdPath,
+  credentialListSchema,
+  credentialSchema,
+  updateCredentialRequest,
+  type Credential,
+} from './credential-schemas';
 
-const TIMESTAMP: SchemaObject = { type: 'string', format: 'date-time', description: 'ISO 8601 UTC with milliseconds.' };
+const ID = 'cred_4fQm7yX2bN9pLw3cR8kT1A';
+const SCOPE = 'meter:consumption:read';
+const NEW_CREDENTIAL = { name: 'Billing export', type: 'secret' as const, scopes: [SCOPE] };
 
-/** Fields of spec 2.1 every view of a credential has. */
-const COMMON = {
-  id: { type: 'string', examples: ['cred_4fQm7yX2bN9pLw3cR8kT1A'] },
-  type: { type: 'string', enum: ['secret', 'public'] },
-  access_key: { type: 'string', pattern: '^(sk|pk)_live_', description: '`sk_live_...` for secret credentials, `pk_live_...` for public ones.' },
-  scopes: { type: 'array', items: { type: 'string', examples: ['meter:consumption:read'] } },
-  allowed_cidrs: { type: 'array', description: 'IPv4/IPv6 CIDR ranges; empty allows any address.', items: { type: 'string' } },
-  created_at: TIMESTAMP,
-} satisfies Record<string, SchemaObject>;
-
-const CREATED: SchemaObject = {
-  type: 'object',
-  required: [...Object.keys(COMMON), 'secret_key'],
-  properties: {
-    ...COMMON,
-    secret_key: {
-      type: ['string', 'null'],
-      description: 'Shown in this response only and never again (revoke and create another if lost); null for a public credential, which signs with `public`.',
-    },
-  },
+/** A secret credential in use, fenced to two ranges. */
+const ACTIVE: Credential = {
+  id: ID,
+  name: 'Billing export',
+  type: 'secret',
+  access_key: 'sk_live_EXAMPLE_d3kQ9mZ2vT7xR4pW8nB1cF6h',
+  scopes: [SCOPE],
+  allowed_cidrs: ['203.0.113.0/24', '2001:db8:40::/48'],
+  status: 'active',
+  created_at: '2026-11-21T09:17:42.318Z',
+  revoked_at: null,
+  last_used_at: '2026-11-21T09:31:05.000Z',
 };
 
-/** Contract 4: every field but secret_key, plus status and timestamps. */
-const CREDENTIAL: SchemaObject = {
-  type: 'object',
-  required: [...Object.keys(COMMON), 'name', 'status', 'revoked_at', 'last_used_at'],
-  properties: {
-    ...COMMON,
-    name: { type: 'string' },
-    status: { type: 'string', enum: ['active', 'revoked'] },
-    revoked_at: { ...TIMESTAMP, type: ['string', 'null'] },
-    last_used_at: { ...TIMESTAMP, type: ['string', 'null'], description: 'Last accepted gateway request, when known.' },
-  },
+/** A public credential that was revoked. */
+const REVOKED: Credential = {
+  id: 'cred_Hx2pR8vK5nQ1wZ7cT4mB9g',
+  name: 'Lobby display',
+  type: 'public',
+  access_key: 'pk_live_EXAMPLE_Lm4tW9xQ2bV7nK1rC8pZ5yJ3',
+  scopes: [SCOPE],
+  allowed_cidrs: [],
+  status: 'revoked',
+  created_at: '2026-10-02T14:05:11.907Z',
+  revoked_at: '2026-11-03T08:00:29.114Z',
+  last_used_at: '2026-11-02T18:44:51.000Z',
 };
 
-const ID = ApiParam({ name: 'id', required: true, description: 'The credential id.', schema: { type: 'string' } });
-const UNKNOWN = ApiNotFoundResponse(problemResponse('`not_found`: no credential with this id in the organization.'));
+const UNKNOWN = problemResponse('`not_found`: the organization has no credential with this id.', {
+  not_found: { summary: 'An id of no credential of this organization', problem: notFound('no credential cred_N5vB8cX1zL4kJ7hG2fD9sA in this organization') },
+});
+
+const BAD_CIDR = '10.1.2.3/8';
+const cidrMessage = (() => {
+  const result = normalizeCidr(BAD_CIDR);
+  if (result.ok) throw new Error(`${BAD_CIDR} is a valid range`);
+  return result.message;
+})();
 
 export const ApiAvailableScopes = () =>
-  applyDecorators(
-    ApiOperation({ summary: 'Scopes the organization may grant', description: 'The scopes a new credential of this organization may hold.' }),
-    ApiOkResponse({
-      description: 'The scopes.',
-      schema: {
-        type: 'object',
-        required: ['scopes'],
-        properties: { scopes: { type: 'array', items: { type: 'string', examples: ['meter:consumption:read'] } } },
-      },
-    }),
-  );
+  Documented({
+    summary: 'Scopes the organization may grant',
+    description: 'The scopes a new credential of this organization may hold.',
+    responses: {
+      200: jsonResponse('The scopes.', availableScopesSchema, { scopes: { summary: 'The consumption scope', value: { scopes: [...CREDENTIAL_SCOPES] } } }),
+    },
+  });
 
 export const ApiCreateCredential = () =>
-  applyDecorators(
-    ApiOperation({
-      summary: 'Create an API credential',
-      description: 'Issues an access key (and, for a secret credential, a secret key shown only in this answer).',
-    }),
-    ApiBody({ required: true, schema: openApiSchemaOf(createCredentialRequest) }),
-    ApiCreatedResponse({ description: 'The credential with its secret_key.', schema: CREATED }),
-  );
+  Documented({
+    summary: 'Create an API credential',
+    description:
+      'Issues an access key and, for a secret credential, the secret key it signs gateway requests with. The secret key is in this answer only: store it now.',
+    request: {
+      body: jsonBody('The credential to create.', createCredentialRequest, {
+        secret: { summary: 'A secret credential for a server', value: NEW_CREDENTIAL },
+        public: { summary: 'A public credential (no secret)', value: { name: 'Lobby display', type: 'public', scopes: [SCOPE] } },
+      }),
+    },
+    responses: {
+      201: jsonResponse('The credential, with its secret_key.', createdCredentialSchema, {
+        secret: {
+          summary: 'A secret credential',
+          value: {
+            id: ID,
+            access_key: ACTIVE.access_key,
+            secret_key: 'EXAMPLE-secret-T4nqXv9Lw2Hc7Rk1Pz8Ym3Bd6Fs0',
+            type: 'secret',
+            scopes: [SCOPE],
+            allowed_cidrs: [],
+            created_at: ACTIVE.created_at,
+          },
+        },
+        public: {
+          summary: 'A public credential',
+          value: {
+            id: REVOKED.id,
+            access_key: REVOKED.access_key,
+            secret_key: null,
+            type: 'public',
+            scopes: [SCOPE],
+            allowed_cidrs: [],
+            created_at: REVOKED.created_at,
+          },
+        },
+      }),
+      400: problemResponse('`validation_failed`: the body is invalid or names a scope the organization may not use; `errors` names each field.', {
+        scope: {
+          summary: 'A scope the organization may not use',
+          problem: validationFailed([{ field: 'scopes[0]', message: `is not a scope this organization may use (${SCOPE})` }]),
+        },
+        empty_name: { summary: 'An empty name', problem: problemThrownBy(() => parseBody(createCredentialRequest, { ...NEW_CREDENTIAL, name: ' ' })) },
+        unknown_field: {
+          summary: 'A field the route does not take',
+          problem: problemThrownBy(() => parseBody(createCredentialRequest, { ...NEW_CREDENTIAL, expires_at: '2027-01-01' })),
+        },
+      }),
+    },
+  });
 
 export const ApiListCredentials = () =>
-  applyDecorators(
-    ApiOperation({ summary: "List the organization's credentials", description: 'Every credential, active and revoked, oldest first, without secrets.' }),
-    ApiOkResponse({
-      description: 'The credentials.',
-      schema: { type: 'object', required: ['credentials'], properties: { credentials: { type: 'array', items: CREDENTIAL } } },
-    }),
-  );
+  Documented({
+    summary: "List the organization's credentials",
+    description: 'Every credential, active and revoked, oldest first, without secrets.',
+    responses: {
+      200: jsonResponse('The credentials.', credentialListSchema, {
+        two: { summary: 'A revoked and an active credential', value: { credentials: [REVOKED, ACTIVE] } },
+      }),
+    },
+  });
 
 export const ApiGetCredential = () =>
-  applyDecorators(
-    ApiOperation({ summary: 'Read one credential', description: 'One credential of the organization, without its secret.' }),
-    ID,
-    ApiOkResponse({ description: 'The credential.', schema: CREDENTIAL }),
-    UNKNOWN,
-  );
+  Documented({
+    summary: 'Read one credential',
+    description: 'One credential of the organization, without its secret.',
+    request: { params: credentialIdPath },
+    responses: {
+      200: jsonResponse('The credential.', credentialSchema, { active: { summary: 'An active credential', value: ACTIVE } }),
+      404: UNKNOWN,
+    },
+  });
+
+/** A revocation or an allow-list change committed, whose stamp Redis could not take (docs/gateway-security.md). */
+const SYNC_UNAVAILABLE = problemResponse(
+  '`credential_sync_unavailable`: the change is saved and reaches the gateways within about a second, but it could not be made to hold for the ' +
+    'very next request (Redis unavailable). Repeat the same request after `Retry-After` seconds to confirm it.',
+  { credential_sync_unavailable: { summary: 'Saved, not yet confirmed on every gateway', problem: credentialSyncUnavailable() } },
+  RETRY_AFTER_HEADER,
+);
 
 export const ApiSetAllowedCidrs = () =>
-  applyDecorators(
-    ApiOperation({
-      summary: "Set a credential's allowed source ranges",
-      description: 'Replaces allowed_cidrs (IPv4 and IPv6 CIDRs; an empty list allows any address); the gateway applies it within a second.',
-    }),
-    ID,
-    ApiBody({ required: true, schema: openApiSchemaOf(updateCredentialRequest) }),
-    ApiOkResponse({ description: 'The credential as it is now.', schema: CREDENTIAL }),
-    UNKNOWN,
-    ApiResponse({
-      status: 409,
-      ...problemResponse('`credential_revoked`: a revoked credential keeps its list; `concurrent_modification`: changed meanwhile, retry.'),
-    }),
-  );
+  Documented({
+    summary: "Set a credential's allowed source ranges",
+    description:
+      'Replaces `allowed_cidrs` (IPv4 and IPv6 CIDRs or single addresses, stored canonical and without repeats; an empty list allows any address). ' +
+      'The gateway applies it within a second.',
+    request: {
+      params: credentialIdPath,
+      body: jsonBody('The new allow-list.', updateCredentialRequest, {
+        two_ranges: { summary: 'An office range and an IPv6 prefix', value: { allowed_cidrs: ['203.0.113.0/24', '2001:db8:40::/48'] } },
+        any_address: { summary: 'Allow any address again', value: { allowed_cidrs: [] } },
+      }),
+    },
+    responses: {
+      200: jsonResponse('The credential as it is now.', credentialSchema, { fenced: { summary: 'The credential with its new ranges', value: ACTIVE } }),
+      400: problemResponse('`validation_failed`: an entry is not a range; `errors` names each one.', {
+        host_bits: { summary: `${BAD_CIDR}: host bits under the prefix`, problem: validationFailed([{ field: 'allowed_cidrs[0]', message: cidrMessage }]) },
+        not_a_list: {
+          summary: 'allowed_cidrs is not a list',
+          problem: problemThrownBy(() => parseBody(updateCredentialRequest, { allowed_cidrs: '203.0.113.0/24' })),
+        },
+      }),
+      404: UNKNOWN,
+      409: problemResponse('The credential cannot change: `credential_revoked` (a revoked credential keeps its list) or `concurrent_modification` (retry).', {
+        credential_revoked: {
+          summary: 'A revoked credential',
+          problem: new ProblemException(409, 'credential_revoked', 'the credential is revoked; its allow-list can no longer change'),
+        },
+        concurrent_modification: { summary: 'Changed by another writer meanwhile', problem: new ConcurrencyConflict(ID) },
+      }),
+      503: SYNC_UNAVAILABLE,
+    },
+  });
 
 export const ApiRevokeCredential = () =>
-  applyDecorators(
-    ApiOperation({ summary: 'Revoke a credential', description: 'The gateway refuses the credential within a second; revoking a revoked one is a no-op.' }),
-    ID,
-    ApiNoContentResponse({ description: 'Revoked.' }),
-    UNKNOWN,
-  );
+  Documented({
+    summary: 'Revoke a credential',
+    description: 'The gateway refuses the credential within a second and its sealed secret is destroyed; revoking a revoked credential changes nothing.',
+    request: { params: credentialIdPath },
+    responses: {
+      204: noContent('Revoked.'),
+      404: UNKNOWN,
+      409: problemResponse('`concurrent_modification`: the credential changed between read and write; retry.', {
+        concurrent_modification: { summary: 'Changed by another writer meanwhile', problem: new ConcurrencyConflict(ID) },
+      }),
+      503: SYNC_UNAVAILABLE,
+    },
+  });

@@ -11,8 +11,9 @@ import type { CurrentAdminInfo } from '../sessions/current-admin';
 import { normalizeCidr } from './cidr';
 import { CREDENTIAL_RING } from './credential-keyring';
 import { CREDENTIAL_COLUMNS, credentialView, type CredentialRow } from './credential-row';
-import type { CreateCredentialRequest } from './credential-schemas';
+import type { CreateCredentialRequest, CreatedCredential, Credential } from './credential-schemas';
 import { newAccessKey, newSecretKey } from './credential-secrets';
+import { CredentialStamps } from './credential-stamps';
 
 type CredentialScope = z.infer<typeof credentialScope>;
 
@@ -25,6 +26,7 @@ export class CredentialsService {
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(CREDENTIAL_RING) private readonly ring: KeyRing,
     @Inject(OutboxRelayService) private readonly outbox: OutboxRelayService,
+    @Inject(CredentialStamps) private readonly stamps: CredentialStamps,
   ) {}
 
   async availableScopes(admin: CurrentAdminInfo): Promise<string[]> {
@@ -32,7 +34,7 @@ export class CredentialsService {
     return org?.scopes ?? [];
   }
 
-  async create(admin: CurrentAdminInfo, request: CreateCredentialRequest) {
+  async create(admin: CurrentAdminInfo, request: CreateCredentialRequest): Promise<CreatedCredential> {
     const allowed = await this.availableScopes(admin);
     const errors: FieldError[] = [];
     request.scopes.forEach((scope, i) => {
@@ -83,22 +85,26 @@ export class CredentialsService {
     };
   }
 
-  async list(admin: CurrentAdminInfo) {
+  async list(admin: CurrentAdminInfo): Promise<Credential[]> {
     const rows = (await this.dataSource.query(`SELECT ${CREDENTIAL_COLUMNS} FROM auth.credentials WHERE org_id = $1 ORDER BY created_at, id`, [
       admin.orgId,
     ])) as CredentialRow[];
     return rows.map(credentialView);
   }
 
-  async get(admin: CurrentAdminInfo, id: string) {
+  async get(admin: CurrentAdminInfo, id: string): Promise<Credential> {
     return credentialView(await this.find(this.dataSource.manager, admin, id, false));
   }
 
-  /** Revoking a revoked credential changes nothing. The sealed secret is destroyed with the revocation. */
+  /**
+   * Revoking a revoked credential changes nothing (but stamps it again). The
+   * sealed secret is destroyed with the revocation. Answered only once every
+   * gateway refuses the credential (CredentialStamps).
+   */
   async revoke(admin: CurrentAdminInfo, id: string): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+    const version = await this.dataSource.transaction(async (manager) => {
       const credential = await this.find(manager, admin, id);
-      if (credential.status === 'revoked') return;
+      if (credential.status === 'revoked') return credential.version;
       const revokedAt = new Date();
       assertUpdated(
         await manager.query(
@@ -116,11 +122,13 @@ export class CredentialsService {
           revokedAt,
         ),
       ]);
+      return credential.version + 1;
     });
     this.outbox.nudge();
+    await this.stamps.raise(id, version, true);
   }
 
-  async setAllowedCidrs(admin: CurrentAdminInfo, id: string, entries: string[]) {
+  async setAllowedCidrs(admin: CurrentAdminInfo, id: string, entries: string[]): Promise<Credential> {
     const errors: FieldError[] = [];
     const cidrs: string[] = [];
     entries.forEach((entry, i) => {
@@ -152,6 +160,7 @@ export class CredentialsService {
       return { ...credential, allowed_cidrs: cidrs, version: credential.version + 1 };
     });
     this.outbox.nudge();
+    await this.stamps.raise(id, updated.version, false);
     return credentialView(updated);
   }
 

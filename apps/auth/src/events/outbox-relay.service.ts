@@ -4,6 +4,7 @@ import { APP_CONFIG, type AppConfig } from '@meter/config';
 import type { BusNames } from '@meter/contracts';
 import { Metrics, ReadinessRegistry } from '@meter/http';
 import { BUS, JETSTREAM } from '@meter/messaging';
+import { DatabaseOutage } from '@meter/persistence';
 import { Counter, Gauge } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { jetStreamPublisher } from './jetstream-publisher';
@@ -25,6 +26,7 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(Metrics) metrics: Metrics,
     @Inject(ReadinessRegistry) private readonly readiness: ReadinessRegistry,
+    @Inject(DatabaseOutage) outage: DatabaseOutage,
   ) {
     const published = new Counter({ name: 'auth_outbox_published_total', help: 'Auth events published to JetStream', registers: [metrics.registry] });
     const failures = new Counter({
@@ -44,7 +46,11 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
     this.relay = new OutboxRelay(dataSource, jetStreamPublisher(js, bus), {
       databaseUrl: config.DATABASE_URL,
       pollMs: config.OUTBOX_POLL_MS,
-      log: { warn: (fields, message) => this.logger.warn(`${message} ${JSON.stringify(fields)}`) },
+      log: {
+        warn: (fields, message) => this.logger.warn(`${message} ${JSON.stringify(fields)}`),
+        info: (_fields, message) => this.logger.log(message),
+      },
+      outage,
       onPublished: (count) => published.inc(count),
       onFailure: () => failures.inc(),
     });
@@ -53,6 +59,7 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
   async onApplicationBootstrap() {
     this.readiness.register({
       name: 'outbox',
+      whenDown: 'degraded',
       // Serving goes on while the bus is away (events wait in the table), so this degrades rather than fails.
       check: async () => ((await this.oldestPendingSeconds()) > STALE_AFTER_SECONDS ? 'degraded' : undefined),
     });

@@ -5,7 +5,7 @@ import { RequestAddress } from '../common/request-address';
 import { AdminSessionGuard } from './admin-session.guard';
 import type { CurrentAdminInfo } from './current-admin';
 import { CurrentAdmin } from './current-admin.decorator';
-import { loginRequest } from './login.schema';
+import { loginRequest, type Session } from './login.schema';
 import { ApiLogin, ApiLogout } from './sessions.openapi';
 import { SessionsService } from './sessions.service';
 
@@ -19,7 +19,7 @@ export class SessionsController {
   @Post('login')
   @HttpCode(200)
   @ApiLogin()
-  async login(@Body() body: unknown, @Req() request: FastifyRequest) {
+  async login(@Body() body: unknown, @Req() request: FastifyRequest): Promise<Session> {
     const { email, password } = parseBody(loginRequest, body);
     const session = await this.sessions.login(email, password, this.address.of(request));
     return { access_token: session.accessToken, token_type: 'Bearer', expires_in: session.expiresIn };

@@ -48,9 +48,16 @@ export class SessionsService implements OnModuleInit {
   async login(emailInput: string, password: string, address: string): Promise<IssuedSession> {
     const email = normalizeEmail(emailInput);
     await this.throttle.takeAttempt(email, address);
-    const [admin] = (await this.dataSource.query('SELECT id, org_id, email, password_hash, active, version FROM auth.admins WHERE lower(email) = $1', [
-      email,
-    ])) as AdminRow[];
+    let admin: AdminRow | undefined;
+    try {
+      [admin] = (await this.dataSource.query('SELECT id, org_id, email, password_hash, active, version FROM auth.admins WHERE lower(email) = $1', [
+        email,
+      ])) as AdminRow[];
+    } catch (error) {
+      // Not a wrong password: the attempt counts nothing (a database outage must not lock admins out).
+      await this.throttle.releaseAttempt(email, address);
+      throw error;
+    }
     // An unknown email still costs one Argon2id verification (against the dummy hash), so timing tells nothing.
     const passwordOk = await verifyPassword(admin?.password_hash, password);
     // The attempt is already counted as a failure (takeAttempt); only a success gives it back.

@@ -4,14 +4,17 @@ import type { z } from 'zod';
 import { APP_CONFIG, type AppConfig } from '@meter/config';
 import { vaultSubject, type BusNames, type VaultError, type VaultOperation } from '@meter/contracts';
 import { ProblemException } from '@meter/http';
-import { BUS, NATS } from '@meter/messaging';
+import { BUS, NATS, requestRpc, RpcUnavailable } from '@meter/messaging';
+import { vaultUnavailable } from './vault-problem';
 
 type ReplySchema = z.ZodType<{ ok: true; result: unknown } | { ok: false; error: VaultError }>;
 
 /**
  * Sends one request to the vault service and waits at most
  * VAULT_REQUEST_TIMEOUT_MS: no responder, a timeout or a lost connection
- * is 503 `vault_unavailable`, never a hanging request.
+ * is 503 `vault_unavailable`, never a hanging request. The request carries
+ * its deadline (docs/vault.md), which the vault will not work past, so a
+ * 503 means the change was not made.
  */
 @Injectable()
 export class VaultClient {
@@ -24,26 +27,12 @@ export class VaultClient {
   ) {}
 
   async request<S extends ReplySchema>(operation: VaultOperation, payload: unknown, schema: S): Promise<z.infer<S>> {
-    let text: string;
     try {
-      const reply = await this.nc.request(vaultSubject(this.bus, operation), JSON.stringify(payload), {
-        timeout: this.config.VAULT_REQUEST_TIMEOUT_MS,
-      });
-      text = reply.string();
+      return await requestRpc(this.nc, vaultSubject(this.bus, operation), payload, schema, this.config.VAULT_REQUEST_TIMEOUT_MS);
     } catch (error) {
-      this.logger.warn(`vault ${operation} unanswered: ${error instanceof Error ? error.message : String(error)}`);
-      throw new ProblemException(503, 'vault_unavailable', 'the vault service is not reachable right now; try again shortly', {}, { 'Retry-After': '5' });
-    }
-    let parsed: ReturnType<S['safeParse']>;
-    try {
-      parsed = schema.safeParse(JSON.parse(text)) as ReturnType<S['safeParse']>;
-    } catch {
-      parsed = { success: false } as ReturnType<S['safeParse']>;
-    }
-    if (!parsed.success) {
-      this.logger.error(`vault ${operation} answered outside its contract`);
+      this.logger.warn(`vault ${operation}: ${error instanceof Error ? error.message : String(error)}`);
+      if (error instanceof RpcUnavailable) throw vaultUnavailable();
       throw new ProblemException(502, 'vault_bad_reply', 'the vault service gave an unexpected answer');
     }
-    return parsed.data as z.infer<S>;
   }
 }

@@ -11,6 +11,12 @@ describe('vaultProblem', () => {
     expect(vaultProblem({ code: 'not_found', detail: 'no vault entry' }).toProblem()).toMatchObject({ status: 404, code: 'not_found' });
   });
 
+  it('maps deadline_exceeded (nothing was done) to 503 vault_unavailable with Retry-After', () => {
+    const problem = vaultProblem({ code: 'deadline_exceeded', detail: 'late' });
+    expect(problem.toProblem()).toMatchObject({ status: 503, code: 'vault_unavailable' });
+    expect(problem.headers['Retry-After']).toBe('5');
+  });
+
   it('hides the vault side of other failures behind a 500 without details', () => {
     for (const code of ['bad_request', 'unreadable', 'internal'] as const) {
       const problem = vaultProblem({ code, detail: 'inner detail' }).toProblem();

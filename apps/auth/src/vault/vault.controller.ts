@@ -1,12 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, UseGuards } from '@nestjs/common';
-import { vaultDeleteReply, vaultListReply, vaultUpsertReply } from '@meter/contracts';
+import { isVaultEntryId, vaultDeleteReply, vaultListReply, vaultUpsertReply } from '@meter/contracts';
 import { notFound, validationFailed } from '@meter/http';
 import { AdminSessionGuard, CurrentAdmin, type CurrentAdminInfo } from '../sessions';
 import { VaultClient } from './vault-client';
 import { vaultProblem } from './vault-problem';
 import { ApiDeleteVaultEntry, ApiListVaultEntries, ApiUpsertVaultEntry } from './vault.openapi';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import type { VaultEntryId, VaultEntryList } from './vault.schemas';
 
 /**
  * The organization vault of the management API. It forwards to the vault
@@ -21,7 +20,7 @@ export class VaultController {
   @Patch()
   @HttpCode(200)
   @ApiUpsertVaultEntry()
-  async upsert(@CurrentAdmin() admin: CurrentAdminInfo, @Body() body: unknown) {
+  async upsert(@CurrentAdmin() admin: CurrentAdminInfo, @Body() body: unknown): Promise<VaultEntryId> {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw validationFailed([{ field: 'body', message: 'must be a JSON object' }]);
     }
@@ -32,7 +31,7 @@ export class VaultController {
 
   @Get()
   @ApiListVaultEntries()
-  async list(@CurrentAdmin() admin: CurrentAdminInfo) {
+  async list(@CurrentAdmin() admin: CurrentAdminInfo): Promise<VaultEntryList> {
     const reply = await this.vault.request('list', { org_id: admin.orgId, actor: admin.adminId }, vaultListReply);
     if (!reply.ok) throw vaultProblem(reply.error);
     return { entries: reply.result.entries };
@@ -42,7 +41,7 @@ export class VaultController {
   @HttpCode(204)
   @ApiDeleteVaultEntry()
   async delete(@CurrentAdmin() admin: CurrentAdminInfo, @Param('id') id: string) {
-    if (!UUID.test(id)) throw notFound('no vault entry with this id in the organization');
+    if (!isVaultEntryId(id)) throw notFound('no vault entry with this id in the organization');
     const reply = await this.vault.request('delete', { org_id: admin.orgId, actor: admin.adminId, entry_id: id }, vaultDeleteReply);
     if (!reply.ok) throw vaultProblem(reply.error);
   }

@@ -1,105 +1,128 @@
-import { applyDecorators } from '@nestjs/common';
-import { ApiBody, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, type SchemaObject } from '@nestjs/swagger';
-import { VAULT_ENTRY_FIELDS, VAULT_ENTRY_TYPES, VAULT_NAMESPACE_PATTERN, vaultEntrySummary, type VaultEntryType } from '@meter/contracts';
-import { openApiSchemaOf, problemResponse, RETRY_AFTER_HEADER } from '@meter/http';
+import type { ResponseConfig } from '@asteasolutions/zod-to-openapi';
+import { Documented, jsonBody, jsonResponse, noContent, notFound, ProblemException, problemResponse, RETRY_AFTER_HEADER, validationFailed } from '@meter/http';
+import { vaultEntryIdPath, vaultEntryIdSchema, vaultEntryListSchema, vaultEntryUpsertRequest } from './vault.schemas';
+import { vaultProblem } from './vault-problem';
 
-/** What spec 2.7 and the vault's validation (apps/vault/src/entries/entry-input.ts) say of some fields. */
-const FIELD_NOTES: Record<string, SchemaObject> = {
-  end_point: { format: 'uri', description: 'URL of the object storage service (http:// or https:// with a host).' },
-  tenant_id: { description: 'Directory identifier.' },
-  client_id: { description: 'Application identifier.' },
-  connection_string: {
-    description: 'An https:// URL, or a `Key=Value;` account or shared-access connection string naming AccountName or an *Endpoint URL.',
-  },
-  credentials_json: {
-    // JSON Schema 2020-12 (OpenAPI 3.1) keyword the SchemaObject type of @nestjs/swagger does not declare.
-    ...({ contentMediaType: 'application/json' } as SchemaObject),
-    description: 'The service-account JSON document as a string (quotes escaped); it must hold a JSON object.',
-  },
-};
+const ENTRY_ID = '0b6f3c1e-94d2-4a7b-8e15-3c9d2f7a6b40';
 
-/** One alternative of the upsert body per type, from the field limits the vault enforces (VAULT_ENTRY_FIELDS). */
-function entryOfType(type: VaultEntryType): SchemaObject {
-  const limits: Record<string, number> = VAULT_ENTRY_FIELDS[type];
-  return {
-    type: 'object',
-    title: type,
-    required: ['namespace', 'type', 'data'],
-    additionalProperties: false,
-    properties: {
-      namespace: {
-        type: 'string',
-        pattern: VAULT_NAMESPACE_PATTERN.source,
-        maxLength: 100,
-        description: 'Groups entries; the name an integration is activated with.',
-        examples: ['batch'],
-      },
-      type: { type: 'string', enum: [type] },
-      data: {
-        type: 'object',
-        required: Object.keys(limits),
-        additionalProperties: false,
-        properties: Object.fromEntries(
-          Object.entries(limits).map(([name, max]) => [
-            name,
-            {
-              type: 'string',
-              minLength: 1,
-              maxLength: max,
-              ...FIELD_NOTES[name],
-              description: `${FIELD_NOTES[name]?.description ?? ''} At most ${max} characters, not blank.`.trim(),
-            },
-          ]),
-        ),
+/** What a vault route answers when the vault service fails it (VaultClient, vaultProblem). */
+const VAULT_FAILURES: Record<number, ResponseConfig> = {
+  500: problemResponse('`internal_error`: the vault service could not complete the request; quote the request id when reporting it.', {
+    internal_error: {
+      summary: 'The vault service failed',
+      problem: vaultProblem({ code: 'internal', detail: 'the vault could not complete the request' }),
+    },
+  }),
+  502: problemResponse('`vault_bad_reply`: the vault service gave an answer the API could not use.', {
+    vault_bad_reply: {
+      summary: 'An answer outside the vault contract',
+      problem: new ProblemException(502, 'vault_bad_reply', 'the vault service gave an unexpected answer'),
+    },
+  }),
+  503: problemResponse(
+    '`vault_unavailable`: the vault service did not answer in time. Honour Retry-After.',
+    {
+      vault_unavailable: {
+        summary: 'No vault replica answers',
+        problem: new ProblemException(503, 'vault_unavailable', 'the vault service is not reachable right now; try again shortly', {}, { 'Retry-After': '5' }),
       },
     },
-  };
-}
-
-const UPSERT_BODY: SchemaObject = {
-  description: 'Spec 2.7: the entry of (namespace, type); `data` holds exactly the fields of its type.',
-  oneOf: VAULT_ENTRY_TYPES.map(entryOfType),
+    RETRY_AFTER_HEADER,
+  ),
 };
 
-/** What a vault route answers when the vault service fails it (VaultClient). */
-const ApiVaultFailures = () =>
-  applyDecorators(
-    ApiResponse({ status: 502, ...problemResponse('`vault_bad_reply`: the vault service gave an answer the API could not use.') }),
-    ApiResponse({ status: 503, ...problemResponse('`vault_unavailable`: the vault service did not answer in time. Honour Retry-After.', RETRY_AFTER_HEADER) }),
-  );
-
 export const ApiUpsertVaultEntry = () =>
-  applyDecorators(
-    ApiOperation({
-      summary: 'Create or replace a vault entry',
-      description: 'Seals the data of the (namespace, type) entry of the organization; the id is stable for that pair and the data cannot be read back.',
-    }),
-    ApiBody({ required: true, schema: UPSERT_BODY }),
-    ApiOkResponse({
-      description: 'The entry id.',
-      schema: { type: 'object', required: ['id'], properties: { id: { type: 'string', format: 'uuid' } } },
-    }),
-    ApiVaultFailures(),
-  );
+  Documented({
+    summary: 'Create or replace a vault entry',
+    description:
+      'Seals the data of the (namespace, type) entry of the organization. The id is stable for that pair; the data can never be read back, only replaced.',
+    request: {
+      body: jsonBody('The entry; `data` holds exactly the fields of its type.', vaultEntryUpsertRequest, {
+        s3_identity: {
+          summary: 'Object storage keys',
+          value: {
+            namespace: 'batch',
+            type: 's3_identity',
+            data: {
+              access_key: 'AKIAEXAMPLE7Q2M4XK3B',
+              secret_key: 'EXAMPLEwJalrXUtnFEMI/K7MDENG/bPxRfiCYzq3v',
+              end_point: 'https://s3.eu-west-1.amazonaws.com',
+              region: 'eu-west-1',
+            },
+          },
+        },
+        api_token_identity: { summary: 'An API token', value: { namespace: 'batch', type: 'api_token_identity', data: { token: 'EXAMPLE-tok-9f3b2c7d1e4a' } } },
+      }),
+    },
+    responses: {
+      200: jsonResponse('The entry id.', vaultEntryIdSchema, { stored: { summary: 'The entry of (batch, s3_identity)', value: { id: ENTRY_ID } } }),
+      400: problemResponse('`validation_failed`: the entry is invalid; `errors` names each field (`namespace`, `type`, `data.<field>`).', {
+        too_long: {
+          summary: 'A token over 1024 characters',
+          problem: validationFailed([{ field: 'data.token', message: 'must be at most 1024 characters (got 1025)' }]),
+        },
+        fields_of_another_type: {
+          summary: 'Fields of another type',
+          problem: validationFailed([
+            { field: 'data.token', message: 'is not a field of s3_identity' },
+            { field: 'data.access_key', message: 'is required' },
+            { field: 'data.secret_key', message: 'is required' },
+            { field: 'data.end_point', message: 'is required' },
+            { field: 'data.region', message: 'is required' },
+          ]),
+        },
+        not_an_object: { summary: 'A body that is not a JSON object', problem: validationFailed([{ field: 'body', message: 'must be a JSON object' }]) },
+      }),
+      ...VAULT_FAILURES,
+    },
+  });
 
 export const ApiListVaultEntries = () =>
-  applyDecorators(
-    ApiOperation({
-      summary: "List the organization's vault entries",
-      description: 'Every entry with its fields masked (at most the last 4 characters, never more than a quarter).',
-    }),
-    ApiOkResponse({
-      description: 'The entries.',
-      schema: { type: 'object', required: ['entries'], properties: { entries: { type: 'array', items: openApiSchemaOf(vaultEntrySummary, 'output') } } },
-    }),
-    ApiVaultFailures(),
-  );
+  Documented({
+    summary: "List the organization's vault entries",
+    description: 'Every entry with its data fields masked: `****` and at most the last 4 characters, never more than a quarter of the value.',
+    responses: {
+      200: jsonResponse('The entries.', vaultEntryListSchema, {
+        two: {
+          summary: 'Two entries of namespace batch',
+          value: {
+            entries: [
+              {
+                id: ENTRY_ID,
+                namespace: 'batch',
+                type: 's3_identity',
+                created_at: '2026-11-02T10:12:44.512Z',
+                updated_at: '2026-11-21T09:20:03.871Z',
+                version: 2,
+                fields: { access_key: '****XK3B', secret_key: '****zq3v', end_point: '****.com', region: '****-1' },
+              },
+              {
+                id: '7d2a9e40-5c1b-4f86-a3e7-19b0c6d4f258',
+                namespace: 'batch',
+                type: 'api_token_identity',
+                created_at: '2026-11-21T09:22:17.036Z',
+                updated_at: '2026-11-21T09:22:17.036Z',
+                version: 1,
+                fields: { token: '****1e4a' },
+              },
+            ],
+          },
+        },
+      }),
+      ...VAULT_FAILURES,
+    },
+  });
 
 export const ApiDeleteVaultEntry = () =>
-  applyDecorators(
-    ApiOperation({ summary: 'Delete a vault entry', description: 'Destroys the sealed data of the entry.' }),
-    ApiParam({ name: 'id', required: true, description: 'The entry id.', schema: { type: 'string', format: 'uuid' } }),
-    ApiNoContentResponse({ description: 'Deleted.' }),
-    ApiNotFoundResponse(problemResponse('`not_found`: no vault entry with this id in the organization.')),
-    ApiVaultFailures(),
-  );
+  Documented({
+    summary: 'Delete a vault entry',
+    description: 'Destroys the sealed data of the entry.',
+    request: { params: vaultEntryIdPath },
+    responses: {
+      204: noContent('Deleted.'),
+      404: problemResponse('`not_found`: the organization has no vault entry with this id.', {
+        not_found: { summary: 'An id of no entry of this organization', problem: notFound('no vault entry with this id in the organization') },
+      }),
+      ...VAULT_FAILURES,
+    },
+  });

@@ -1,12 +1,12 @@
-import { loadConfigOrExit } from '@meter/config';
-import { migrateAll } from '../../../../scripts/migrate-all';
-import type { Command } from '../command';
+import { Command } from 'commander';
+import { action } from '../usage';
 
-export const migrateCommand: Command = {
-  name: 'migrate',
-  summary: 'create the database if absent and apply pending migrations',
-  async run() {
-    const config = loadConfigOrExit();
-    await migrateAll(config.DATABASE_URL, (line) => console.error(line));
-  },
-};
+/** What `npm start`, `npm run migrate`, the Kubernetes Job and compose's `migrate` service run. */
+export const migrateCommand = () =>
+  new Command('migrate').description('create the database if absent and apply pending migrations (progress on stderr)').action(
+    action(async () => {
+      const [{ loadConfig }, { migrateAll }] = await Promise.all([import('@meter/config'), import('../migrate/migrate-all')]);
+      const config = loadConfig();
+      await migrateAll(config.DATABASE_URL, (line) => process.stderr.write(`migrate ${line}\n`));
+    }),
+  );

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { DeliverPolicy, type ConsumerMessages, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
-import { BusNames, credentialEvent, credentialSecretAad, platformStreams } from '@meter/contracts';
+import { BusNames, credentialEvent, credentialSecretAad, platformStreams, type CredentialEvent } from '@meter/contracts';
 import { associatedData, openText, type KeyRing } from '@meter/crypto';
 import { ReadinessRegistry } from '@meter/http';
 import { BUS, JETSTREAM, JETSTREAM_MANAGER, ensureStream } from '@meter/messaging';
@@ -88,10 +88,23 @@ export class CredentialFeed implements OnModuleInit, OnApplicationShutdown {
       this.logger.error(`auth event #${sequence} (${type}) does not match its schema; skipped: ${parsed.error.issues[0]?.message ?? ''}`);
       return;
     }
-    const outcome = this.view.apply(parsed.data);
+    this.fold(parsed.data, `auth event #${sequence}`);
+  }
+
+  /**
+   * Folds a credential's events that came another way (auth's answer to a
+   * lookup) into the view; by version, like the stream's, so whichever
+   * arrives second changes nothing.
+   */
+  apply(events: readonly CredentialEvent[]): void {
+    for (const event of events) this.fold(event, 'looked-up event');
+  }
+
+  private fold(event: CredentialEvent, source: string) {
+    const outcome = this.view.apply(event);
     if (outcome === 'secret-unreadable' || outcome === 'unknown-credential') {
       // Ids only: never the sealed or opened secret.
-      this.logger.error(`auth event #${sequence} (${type}) for credential ${parsed.data.payload.credential_id}: ${outcome}`);
+      this.logger.error(`${source} (${event.type}) for credential ${event.payload.credential_id}: ${outcome}`);
     }
   }
 

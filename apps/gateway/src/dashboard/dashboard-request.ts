@@ -3,13 +3,15 @@ import { validationFailed } from '@meter/http';
 
 export const MAX_DASHBOARD_DEVICES = 100;
 
-/** Spec 2.3 request; contract 5: 1..100 devices. */
-export const dashboardRequest = z.object({
-  devices: z
-    .array(z.object({ device_id: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER) }))
-    .min(1)
-    .max(MAX_DASHBOARD_DEVICES),
-});
+/** The devices of POST /meter/v1/dashboard: 1..100 of them. */
+export const dashboardRequest = z
+  .object({
+    devices: z
+      .array(z.object({ device_id: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER) }))
+      .min(1)
+      .max(MAX_DASHBOARD_DEVICES),
+  })
+  .meta({ id: 'DashboardRequest' });
 
 export type DashboardRequest = z.output<typeof dashboardRequest>;
 

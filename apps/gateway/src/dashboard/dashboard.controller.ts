@@ -1,6 +1,7 @@
 import { Body, Controller, Headers, HttpCode, Inject, Post } from '@nestjs/common';
 import { requestedZone } from '../read-model/request-params';
 import { CurrentCaller, type Caller } from '../security/caller';
+import { requestedUnit } from '../units/x-unit';
 import { parseDashboardRequest } from './dashboard-request';
 import { ApiDashboard } from './dashboard.openapi';
 import { DashboardService } from './dashboard.service';
@@ -12,7 +13,7 @@ export class DashboardController {
   @Post()
   @HttpCode(200)
   @ApiDashboard()
-  panels(@CurrentCaller() caller: Caller, @Body() body: unknown, @Headers('x-timezone') zone: string | undefined) {
-    return this.dashboard.dashboard(caller.orgId, parseDashboardRequest(body), requestedZone(zone));
+  panels(@CurrentCaller() caller: Caller, @Body() body: unknown, @Headers('x-timezone') zone: string | undefined, @Headers('x-unit') unit: string | undefined) {
+    return this.dashboard.dashboard(caller.orgId, parseDashboardRequest(body), requestedZone(zone), requestedUnit(unit));
   }
 }

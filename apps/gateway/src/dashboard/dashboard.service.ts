@@ -1,13 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { localDateOf, startOfLocalDay } from '@meter/consumption';
-import type { DeviceRecord } from '@meter/readings';
+import { localDateOf, startOfLocalDay, type Unit } from '@meter/consumption';
+import type { DeviceRecord } from '@meter/read-model';
 import { MonthProjectionService } from '../projection/month-projection.service';
 import { Clock } from '../read-model/clock';
 import { ReadModel } from '../read-model/read-model';
+import { deviceVolumes } from '../units/x-unit';
 import type { DashboardRequest } from './dashboard-request';
+import type { Dashboard, Panel } from './dashboard.schemas';
 import { channelPanels } from './panels';
 
-/** Spec 2.3: four panels per channel for each requested device; unknown ones answer NOT_FOUND (contract 5). */
+/** Four panels per channel for each requested device; unknown ones answer NOT_FOUND. */
 @Injectable()
 export class DashboardService {
   constructor(
@@ -16,24 +18,30 @@ export class DashboardService {
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
-  async dashboard(orgId: string, request: DashboardRequest, zoneOverride: string | undefined) {
+  /** `unit`: X-Unit, absent for each device's own unit. */
+  async dashboard(orgId: string, request: DashboardRequest, zoneOverride: string | undefined, unit?: Unit): Promise<Dashboard> {
     const ids = [...new Set(request.devices.map((d) => d.device_id))];
     const devices = await this.readModel.devices(orgId, ids);
     const found = [...devices.values()];
     // One instant for every panel: at a month's turn the month so far and the projection must be of the same month.
     const now = this.clock.now();
-    const [projected, latest, monthToDate] = await Promise.all([
+    const [projected, latest, monthToDate, open] = await Promise.all([
       this.projections.project(orgId, found, zoneOverride, now),
       this.readModel.latest(
         orgId,
         found.map((d) => d.deviceId),
       ),
       this.monthToDate(orgId, found, zoneOverride, now),
+      this.readModel.openAlerts(
+        orgId,
+        found.map((d) => d.deviceId),
+      ),
     ]);
     const panelsOf = (device: DeviceRecord) => {
       const p = projected.get(device.deviceId)!;
       const month = monthToDate.get(device.deviceId)!;
-      const panels = [];
+      const volumes = deviceVolumes(device, unit);
+      const panels: Panel[] = [];
       for (let channel = 1; channel <= device.channels; channel++) {
         panels.push(
           ...channelPanels(device, p.zone, {
@@ -43,6 +51,8 @@ export class DashboardService {
             monthResets: month.resets.has(`${device.deviceId}:${channel}`),
             projection: p.channels.get(channel)!,
             latest: latest.find((l) => l.deviceId === device.deviceId && l.channel === channel),
+            volumes,
+            openAlerts: open.filter((e) => e.device_id === device.deviceId && e.channel === channel).map((e) => ({ code: e.code, message: e.message })),
           }),
         );
       }

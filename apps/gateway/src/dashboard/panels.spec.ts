@@ -30,8 +30,23 @@ describe('channelPanels', () => {
       monthResets: false,
       projection: projection({ average_daily_consumption: figure, projected_value: figure }),
       latest: { deviceId: 1, channel: 1, readAt: Date.UTC(2026, 10, 21, 9), value: figure },
+      openAlerts: [],
     });
     expect(panels.map((p) => p.type)).toEqual(['CURRENT_CONSUMPTION', 'DAILY_ESTIMATE', 'LAST_READING', 'MONTHLY_PROJECTION']);
     for (const panel of panels) expect({ type: panel.type, value: panel.value, display: panel.display_value }).toEqual({ type: panel.type, value, display });
+  });
+
+  it("every panel of a channel shows the channel's open alert episodes after its own alerts", () => {
+    const leak = { code: 'LEAK' as const, message: 'a leak is likely' };
+    const panels = channelPanels(deviceRecord(1), 'UTC', {
+      channel: 1,
+      monthToDate: 1,
+      monthCovered: false,
+      monthResets: false,
+      projection: projection({}),
+      latest: undefined,
+      openAlerts: [leak],
+    });
+    expect(panels.map((p) => p.alerts.map((a) => a.code))).toEqual([['NO_DATA', 'LEAK'], ['LEAK'], ['NO_DATA', 'LEAK'], ['LEAK']]);
   });
 });

@@ -1,5 +1,6 @@
-import { displayValue, localDateOf, noDataAlert, registerResetAlert, roundDecimal, type Alert, type Projection } from '@meter/consumption';
-import type { DeviceRecord, LatestReading } from '@meter/readings';
+import { displayValue, localDateOf, noDataAlert, registerResetAlert, volumeFormat, type Alert, type Projection, type VolumeFormat } from '@meter/consumption';
+import type { DeviceRecord, LatestReading } from '@meter/read-model';
+import type { Panel } from './dashboard.schemas';
 
 export interface ChannelFigures {
   channel: number;
@@ -9,24 +10,29 @@ export interface ChannelFigures {
   monthResets: boolean;
   projection: Projection;
   latest: LatestReading | undefined;
+  /** how the panels write volumes: X-Unit's unit; absent, the device's */
+  volumes?: VolumeFormat;
+  /** the channel's open alert episodes: every panel of the channel shows them */
+  openAlerts: Alert[];
 }
 
-/** Contract 6 panels of one channel, in a fixed order. */
-export function channelPanels(device: DeviceRecord, zone: string, f: ChannelFigures) {
+/** The four panels of one channel, in a fixed order. */
+export function channelPanels(device: DeviceRecord, zone: string, f: ChannelFigures): Panel[] {
   const places = device.decimalPlaces;
-  const panel = (type: string, title: string, value: number, subtitle: string | undefined, alerts: Alert[]) => {
-    // display_value is `value` formatted (spec 2.3), so both come from the one rounded number.
-    const rounded = roundDecimal(value, places);
+  const volumes = f.volumes ?? volumeFormat(device.unit);
+  const panel = (type: Panel['type'], title: string, value: number, subtitle: string | undefined, alerts: Alert[]): Panel => {
+    // display_value is `value` formatted, so both come from the one rounded number.
+    const rounded = volumes.round(value, places);
     return {
       type,
       title,
       value: rounded,
       display_value: displayValue(rounded),
-      unit: device.unit,
+      unit: volumes.unit,
       ...(subtitle === undefined ? {} : { subtitle }),
       serie: device.serie,
       channel: f.channel,
-      alerts,
+      alerts: f.openAlerts.length > 0 ? [...alerts, ...f.openAlerts] : alerts,
     };
   };
   const monthAlerts = [...(f.monthCovered ? [] : [noDataAlert()]), ...(f.monthResets ? [registerResetAlert(1)] : [])];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DeviceRecord } from '@meter/readings';
+import type { DeviceRecord } from '@meter/read-model';
 import { deviceRecord } from '../read-model/device-record.fixture';
 import { deviceListBody } from './device-list-body';
 

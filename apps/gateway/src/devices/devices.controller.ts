@@ -5,7 +5,7 @@ import { ReadModel } from '../read-model/read-model';
 import { deviceListBody } from './device-list-body';
 import { CurrentCaller, type Caller } from '../security/caller';
 import { ApiDeviceList } from './devices.openapi';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './page-size';
+import { DEFAULT_PAGE_SIZE, pageSize } from './page-size';
 import { PAGE_TOKEN_KEYS } from './page-token-keys';
 import { signPageToken, verifyPageToken } from './page-token';
 
@@ -44,11 +44,4 @@ export class DevicesController {
     }
     return body;
   }
-}
-
-function pageSize(raw: unknown, field: string): number {
-  if (typeof raw !== 'string' || !/^[0-9]{1,4}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_PAGE_SIZE) {
-    throw validationFailed([{ field, message: `must be an integer from 1 to ${MAX_PAGE_SIZE}` }]);
-  }
-  return Number(raw);
 }

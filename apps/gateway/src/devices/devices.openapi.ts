@@ -1,70 +1,62 @@
-import { applyDecorators } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiQuery, type SchemaObject } from '@nestjs/swagger';
-import { RATE_LIMIT_STATE } from '../read-model/request-params.openapi';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './page-size';
+import { Documented, jsonResponse, validationFailed } from '@meter/http';
+import { invalidRequest, RATE_LIMIT_STATE } from '../read-model/request-params.openapi';
+import { deviceListQuery, deviceListSchema } from './devices.schemas';
+import { MAX_PAGE_SIZE } from './page-size';
+import { signPageToken } from './page-token';
 
-const PAGE_SIZE: SchemaObject = { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE };
-const NEXT_TOKEN: SchemaObject = {
-  type: ['string', 'null'],
-  description: 'Opaque token of the next page; null on the last page.',
-};
-
-/** Contract 5: shapes A and B of spec 2.2 in one object. */
-const DEVICE_LIST: SchemaObject = {
-  type: 'object',
-  required: ['rows', 'has_more', 'next_page_token', 'devices', 'next_cursor'],
-  properties: {
-    rows: {
-      type: 'array',
-      description: 'Shape A.',
-      items: {
-        type: 'object',
-        required: ['id', 'name'],
-        properties: { id: { type: 'integer', minimum: 1 }, name: { type: 'string' } },
-      },
-    },
-    has_more: { type: 'boolean' },
-    next_page_token: NEXT_TOKEN,
-    devices: {
-      type: 'array',
-      description: 'Shape B: the same devices, in the same order.',
-      items: {
-        type: 'object',
-        required: ['device_id', 'activated_at', 'channels'],
-        properties: {
-          device_id: { type: 'string', pattern: '^[1-9][0-9]*$', description: 'The id of `rows[].id`, as a string.' },
-          activated_at: { type: 'string', format: 'date-time', description: 'ISO 8601 UTC with milliseconds.' },
-          channels: { type: 'integer', minimum: 1 },
-        },
-      },
-    },
-    next_cursor: { ...NEXT_TOKEN, description: 'Equals `next_page_token`.' },
-  },
-};
+/** A token as the gateway issues them (for the example organization, after device 1057). */
+const EXAMPLE_TOKEN = signPageToken([Buffer.alloc(32, 7)], 'org_riverside', 1057);
 
 export const ApiDeviceList = () =>
-  applyDecorators(
-    ApiOperation({
-      summary: "List the organization's devices",
-      description: 'One page of devices ordered by id, in both list shapes of spec 2.2 (rows/has_more/next_page_token and devices/next_cursor).',
-    }),
-    ApiQuery({
-      name: 'limit',
-      required: false,
-      description: `Page size 1..${MAX_PAGE_SIZE}; wins over \`ipp\`. Default ${DEFAULT_PAGE_SIZE}.`,
-      schema: PAGE_SIZE,
-    }),
-    ApiQuery({
-      name: 'ipp',
-      required: false,
-      description: `Items per page 1..${MAX_PAGE_SIZE}, when \`limit\` is absent. Default ${DEFAULT_PAGE_SIZE}.`,
-      schema: PAGE_SIZE,
-    }),
-    ApiQuery({
-      name: 'next_page_token',
-      required: false,
-      description: 'The `next_page_token` (or `next_cursor`) of the previous page; a forged or foreign token -> 400.',
-      schema: { type: 'string', minLength: 1 },
-    }),
-    ApiOkResponse({ headers: RATE_LIMIT_STATE, description: 'A page of devices.', schema: DEVICE_LIST }),
-  );
+  Documented({
+    summary: "List the organization's devices",
+    description:
+      'One page of devices ordered by id, in both list shapes: `rows`/`has_more`/`next_page_token` and `devices`/`next_cursor`. ' +
+      'Pass `next_page_token` back to get the next page.',
+    request: { query: deviceListQuery },
+    responses: {
+      200: jsonResponse(
+        'A page of devices.',
+        deviceListSchema,
+        {
+          first_page: {
+            summary: '?limit=2: the first page, more to come',
+            value: {
+              rows: [
+                { id: 1042, name: 'Riverside Tower – main supply' },
+                { id: 1057, name: 'Riverside Tower – garden irrigation' },
+              ],
+              has_more: true,
+              next_page_token: EXAMPLE_TOKEN,
+              devices: [
+                { device_id: '1042', activated_at: '2026-03-02T08:15:00.000Z', channels: 1 },
+                { device_id: '1057', activated_at: '2026-04-17T10:40:00.000Z', channels: 2 },
+              ],
+              next_cursor: EXAMPLE_TOKEN,
+            },
+          },
+          last_page: {
+            summary: '?limit=2&next_page_token=…: the last page',
+            value: {
+              rows: [{ id: 1063, name: 'Harbour Office – kitchen' }],
+              has_more: false,
+              next_page_token: null,
+              devices: [{ device_id: '1063', activated_at: '2026-06-09T07:05:00.000Z', channels: 1 }],
+              next_cursor: null,
+            },
+          },
+        },
+        RATE_LIMIT_STATE,
+      ),
+      400: invalidRequest({
+        limit: {
+          summary: '?limit=501',
+          problem: validationFailed([{ field: 'limit', message: `must be an integer from 1 to ${MAX_PAGE_SIZE}` }]),
+        },
+        next_page_token: {
+          summary: 'A token edited by hand or issued to another organization',
+          problem: validationFailed([{ field: 'next_page_token', message: 'is not a token this API issued to your organization' }]),
+        },
+      }),
+    },
+  });

@@ -1,154 +1,164 @@
-import { applyDecorators } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiQuery, type SchemaObject } from '@nestjs/swagger';
-import {
-  ALERTS_SCHEMA,
-  ApiDeviceIdQuery,
-  ApiTimeZoneHeader,
-  ApiUnknownDevice,
-  DECIMAL_STRING_SCHEMA,
-  DEVICE_ID_SCHEMA,
-  LOCAL_DATE_SCHEMA,
-  RATE_LIMIT_STATE,
-} from '../read-model/request-params.openapi';
+import { dataPointDate, lastThreeMonths, resolvePeriod, volumeFormat, type LocalDay, type Quality } from '@meter/consumption';
+import { Documented, jsonResponse, validationFailed } from '@meter/http';
+import { EXAMPLE_DEVICE, EXAMPLE_NOW, EXAMPLE_PROJECTION, EXAMPLE_VOLUMES, exampleDay, exampleWithUnit } from '../api/examples';
+import { deviceIdQuery, INVALID_DEVICE_ID, INVALID_TIME_ZONE, invalidRequest, RATE_LIMIT_STATE, UNKNOWN_DEVICE } from '../read-model/request-params.openapi';
+import { consumptionHeaders, INVALID_UNIT } from '../units/x-unit.openapi';
+import { dailyHistoryQuery, dailyHistorySchema, threeMonthHistorySchema, type DailyHistory, type ThreeMonthHistory } from './history.schemas';
 
-const SERIES_HEAD = {
-  serie: { type: 'string', examples: ['water'] },
-  label: { type: 'string', description: 'Names the device and, with several channels, the channel.' },
-  unit: { type: 'string', examples: ['m3'] },
-  decimal_places: { type: 'integer', minimum: 0 },
-} satisfies Record<string, SchemaObject>;
+const { id, name, zone, serie, unit, decimalPlaces } = EXAMPLE_DEVICE;
+const SERIES_HEAD = { serie, label: name, unit, decimal_places: decimalPlaces };
 
-const VALUE = {
-  value: DECIMAL_STRING_SCHEMA,
-  value_fmt: { type: 'string', description: 'The value with its unit.', examples: ['12.345 m3'] },
-} satisfies Record<string, SchemaObject>;
+function daysOf(period: string): LocalDay[] {
+  const resolved = resolvePeriod(period, EXAMPLE_NOW, zone);
+  if (!resolved.ok) throw new Error(resolved.message);
+  return resolved.days;
+}
 
-/** Spec 2.4 with contract 6. */
-const HISTORY: SchemaObject = {
-  type: 'object',
-  required: ['device_id', 'period', 'time_zone', 'chart_type', 'series', 'summary'],
-  properties: {
-    device_id: DEVICE_ID_SCHEMA,
-    period: { type: 'string', description: 'The requested period.' },
-    time_zone: { type: 'string', description: 'The IANA zone in effect.', examples: ['Europe/Madrid'] },
-    chart_type: { type: 'string', enum: ['BAR', 'LINE'], description: 'LINE for CURRENT_MONTH, BAR otherwise.' },
-    series: {
-      type: 'array',
-      description: 'One series per channel.',
-      items: {
-        type: 'object',
-        required: ['serie', 'label', 'unit', 'decimal_places', 'data_type', 'description', 'data_points', 'projection'],
-        properties: {
-          ...SERIES_HEAD,
-          data_type: { type: 'string', enum: ['consumption'] },
-          description: { type: 'string' },
-          data_points: {
-            type: 'array',
-            description: 'One point per local day of the period, oldest first. A day no reading covers has value `"0"` and a `NO_DATA` alert.',
-            items: {
-              type: 'object',
-              required: ['date', 'value', 'value_fmt', 'alerts'],
-              properties: {
-                date: {
-                  type: 'string',
-                  pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2} 00:00:00\\.000$',
-                  description: 'Local midnight, `YYYY-MM-DD 00:00:00.000`.',
-                },
-                ...VALUE,
-                alerts: ALERTS_SCHEMA,
-              },
-            },
-          },
-          projection: {
-            type: 'object',
-            required: ['date', 'value'],
-            description: "The channel's projection of the current month (as GET /meter/v1/projection).",
-            properties: { date: LOCAL_DATE_SCHEMA, value: { type: 'number' } },
-          },
-        },
+/** The answer to a period the history refuses, as history.service.ts gives it. */
+function periodProblem(period: string) {
+  const resolved = resolvePeriod(period, EXAMPLE_NOW, zone);
+  if (resolved.ok) throw new Error(`period ${period} is valid`);
+  return validationFailed([{ field: 'period', message: resolved.message }]);
+}
+
+/** A day of an example series: its consumption (or none), its quality and the register resets read in it. */
+interface ExampleDay {
+  value: number | 'no data';
+  quality: Quality;
+  resets?: number;
+}
+
+/**
+ * The last 7 days of device 1042: its collector was offline from the 15th at 22:00 to the 17th at 07:00, so those
+ * three days are partly spread over that 33-hour interval; a register reset on the 18th; today so far.
+ */
+const LAST_7_DAYS: ExampleDay[] = [
+  { value: 1.262, quality: 'ESTIMATED' },
+  { value: 1.118, quality: 'ESTIMATED' },
+  { value: 1.297, quality: 'ESTIMATED' },
+  { value: 0.904, quality: 'ACTUAL', resets: 1 },
+  { value: 1.305, quality: 'ACTUAL' },
+  { value: 1.276, quality: 'ACTUAL' },
+  { value: 0.512, quality: 'ACTUAL' },
+];
+
+/** Device 1057, installed on the 19th at 09:00: no reading covers the days before. */
+const NEW_METER_7_DAYS: ExampleDay[] = [
+  ...Array.from({ length: 4 }, (): ExampleDay => ({ value: 'no data', quality: 'MISSING' })),
+  { value: 0.645, quality: 'ACTUAL' },
+  { value: 1.102, quality: 'ACTUAL' },
+  { value: 0.433, quality: 'ACTUAL' },
+];
+
+/** The 7D history of a device with these days, written by `volumes`. */
+function sevenDays(deviceId: number, label: string, days: ExampleDay[], projected: number, volumes = EXAMPLE_VOLUMES): DailyHistory {
+  const total = days.reduce<number>((sum, day) => sum + (day.value === 'no data' ? 0 : day.value), 0);
+  return {
+    device_id: deviceId,
+    period: '7D',
+    time_zone: zone,
+    chart_type: 'BAR',
+    series: [
+      {
+        serie,
+        label,
+        unit: volumes.unit,
+        decimal_places: decimalPlaces,
+        data_type: 'consumption',
+        description: `Consumption per local day (${zone}) in ${volumes.unit}, spread linearly between readings`,
+        data_points: daysOf('7D').map((day, i) => ({
+          date: dataPointDate(day.date),
+          ...exampleDay(days[i].value, days[i].resets, volumes),
+          quality: days[i].quality,
+        })),
+        projection: { date: EXAMPLE_PROJECTION.projection_date, value: volumes.round(projected, decimalPlaces) },
       },
-    },
-    summary: { type: 'string', description: 'Average per day over the period and the month projection, in words.' },
-  },
-};
+    ],
+    summary:
+      `Average ${exampleWithUnit(total / 7, volumes)} per day over 7 days; ` +
+      `projected ${exampleWithUnit(projected, volumes)} for the month ending ${EXAMPLE_PROJECTION.projection_date}.`,
+  };
+}
 
-/** Spec 2.5. */
-const THREE_MONTHS: SchemaObject = {
-  type: 'object',
-  required: ['device_id', 'time_zone', 'series'],
-  properties: {
-    device_id: DEVICE_ID_SCHEMA,
-    time_zone: { type: 'string', description: 'The IANA zone in effect.', examples: ['Europe/Madrid'] },
-    series: {
-      type: 'array',
-      description: 'One series per channel.',
-      items: {
-        type: 'object',
-        required: ['serie', 'label', 'unit', 'decimal_places', 'rows'],
-        properties: {
-          ...SERIES_HEAD,
-          rows: {
-            type: 'array',
-            description: 'The current month and the two before it, oldest first.',
-            minItems: 3,
-            maxItems: 3,
-            items: {
-              type: 'object',
-              required: ['date', 'value', 'value_fmt', 'alerts', 'by_days'],
-              properties: {
-                date: { ...LOCAL_DATE_SCHEMA, description: 'First day of the month.' },
-                ...VALUE,
-                alerts: ALERTS_SCHEMA,
-                by_days: {
-                  type: 'array',
-                  description: 'Each local day of the month (up to today for the current one).',
-                  items: {
-                    type: 'object',
-                    required: ['date', 'value', 'value_fmt', 'alerts'],
-                    properties: { date: LOCAL_DATE_SCHEMA, ...VALUE, alerts: ALERTS_SCHEMA },
-                  },
-                },
-              },
-            },
-          },
-        },
-      },
-    },
-  },
-};
+const DAILY = sevenDays(id, name, LAST_7_DAYS, EXAMPLE_PROJECTION.projected_value);
+
+/** The days of the collector's outage of the 7-day example (from the 15th at 22:00 to the 17th at 07:00). */
+const OUTAGE = ['2026-11-15', '2026-11-16', '2026-11-17'];
+
+/** September to November 2026 of device 1042: 1.1 to 1.5 m³ a day, 0.512 m³ so far today. */
+function threeMonths(volumes = EXAMPLE_VOLUMES): ThreeMonthHistory {
+  const today = daysOf('CURRENT_MONTH').at(-1)!.date;
+  const consumed = (date: string) => (date === today ? 0.512 : 1.1 + ((Number(date.slice(8)) * 37) % 41) / 100);
+  const rows = lastThreeMonths(EXAMPLE_NOW, zone).map((month) => {
+    const total = month.days.reduce((sum, day) => sum + consumed(day.date), 0);
+    return {
+      date: month.firstDate,
+      ...exampleDay(total, 0, volumes),
+      by_days: month.days.map((day) => ({
+        date: day.date,
+        ...exampleDay(consumed(day.date), 0, volumes),
+        quality: OUTAGE.includes(day.date) ? ('ESTIMATED' as const) : ('ACTUAL' as const),
+      })),
+    };
+  });
+  return { device_id: id, time_zone: zone, series: [{ ...SERIES_HEAD, unit: volumes.unit, rows }] };
+}
+
+const GALLONS = volumeFormat(unit, 'gal');
 
 export const ApiDailyHistory = () =>
-  applyDecorators(
-    ApiOperation({
-      summary: 'Daily consumption series of a device',
-      description: "Consumption per local day of the period, one series per channel, with the month's projection and a summary.",
-    }),
-    ApiDeviceIdQuery(),
-    ApiQuery({
-      name: 'period',
-      required: true,
-      description:
-        '`7D` or `15D` (the last days ending today), `CURRENT_MONTH` (day 1 to today) or a month `YYYY-MM` (the whole month, the current one too; not a future one).',
-      schema: {
-        anyOf: [
-          { type: 'string', enum: ['7D', '15D', 'CURRENT_MONTH'] },
-          { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', examples: ['2026-10'] },
-        ],
-      },
-    }),
-    ApiTimeZoneHeader(),
-    ApiOkResponse({ headers: RATE_LIMIT_STATE, description: 'The daily series.', schema: HISTORY }),
-    ApiUnknownDevice(),
-  );
+  Documented({
+    summary: 'Daily consumption series of a device',
+    description:
+      "Consumption per local day of the period, one series per channel, with the month's projection and a summary. " +
+      'A day no reading covers counts `"0"` with a `NO_DATA` alert and quality `MISSING`; a day partly spread over an interval ' +
+      'between readings longer than 24 hours is `ESTIMATED`; a day the register went down carries `REGISTER_RESET`. ' +
+      "With `X-Unit` every volume is written in that unit (the device's decimal places).",
+    request: { query: dailyHistoryQuery, headers: consumptionHeaders },
+    responses: {
+      200: jsonResponse(
+        'The daily series.',
+        dailyHistorySchema,
+        {
+          last_7_days: { summary: '?device_id=1042&period=7D', value: DAILY },
+          new_meter: {
+            summary: '?device_id=1057&period=7D: a meter installed on the 19th',
+            value: sevenDays(1057, 'Riverside Tower – garden', NEW_METER_7_DAYS, ((0.645 + 1.102) / 20) * 30),
+          },
+          in_gallons: {
+            summary: '?device_id=1042&period=7D with X-Unit: gal',
+            value: sevenDays(id, name, LAST_7_DAYS, EXAMPLE_PROJECTION.projected_value, GALLONS),
+          },
+        },
+        RATE_LIMIT_STATE,
+      ),
+      400: invalidRequest({
+        device_id: INVALID_DEVICE_ID,
+        period: { summary: '?period=3D', problem: periodProblem('3D') },
+        future_month: { summary: '?period=2027-01', problem: periodProblem('2027-01') },
+        time_zone: INVALID_TIME_ZONE,
+        unit: INVALID_UNIT,
+      }),
+      404: UNKNOWN_DEVICE,
+    },
+  });
 
 export const ApiThreeMonthHistory = () =>
-  applyDecorators(
-    ApiOperation({
-      summary: 'Three-month consumption of a device',
-      description: 'Monthly totals of the current month and the two before it, with their days, one series per channel.',
-    }),
-    ApiDeviceIdQuery(),
-    ApiTimeZoneHeader(),
-    ApiOkResponse({ headers: RATE_LIMIT_STATE, description: 'The three months.', schema: THREE_MONTHS }),
-    ApiUnknownDevice(),
-  );
+  Documented({
+    summary: 'Three-month consumption of a device',
+    description: 'Monthly totals of the current month and the two before it, oldest first, with their days (each with its `quality`), one series per channel.',
+    request: { query: deviceIdQuery, headers: consumptionHeaders },
+    responses: {
+      200: jsonResponse(
+        'The three months.',
+        threeMonthHistorySchema,
+        {
+          three_months: { summary: '?device_id=1042 on 21 November', value: threeMonths() },
+          in_cubic_feet: { summary: '?device_id=1042 with X-Unit: ft3', value: threeMonths(volumeFormat(unit, 'ft³')) },
+        },
+        RATE_LIMIT_STATE,
+      ),
+      400: invalidRequest({ device_id: INVALID_DEVICE_ID, time_zone: INVALID_TIME_ZONE, unit: INVALID_UNIT }),
+      404: UNKNOWN_DEVICE,
+    },
+  });

@@ -1,27 +1,31 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  dayAlertCodes,
+  episodesByDay,
   dailyConsumption,
   dataPointDate,
-  decimalAndFormatted,
-  formatWithUnit,
+  dayDecimalPlaces,
   lastThreeMonths,
   projectionWindow,
   resolvePeriod,
-  roundDecimal,
   sumDays,
   type DailyConsumption,
   type Interval,
   type LocalDay,
+  type Unit,
+  type VolumeFormat,
 } from '@meter/consumption';
 import { validationFailed } from '@meter/http';
-import type { DeviceRecord } from '@meter/readings';
+import type { DeviceRecord } from '@meter/read-model';
 import { deviceProjection } from '../projection/month-projection.service';
 import { Clock } from '../read-model/clock';
 import { notOneValue } from '../read-model/request-params';
 import { ReadModel } from '../read-model/read-model';
+import { deviceVolumes } from '../units/x-unit';
+import type { DailyHistory, ThreeMonthHistory } from './history.schemas';
 import { seriesLabel } from './series-label';
 
-/** Daily series (spec 2.4) and the three-month view (spec 2.5), one series per channel. */
+/** Daily series (DailyHistory) and the three-month view (ThreeMonthHistory), one series per channel. */
 @Injectable()
 export class HistoryService {
   constructor(
@@ -29,7 +33,8 @@ export class HistoryService {
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
-  async history(orgId: string, deviceId: number, period: unknown, zoneOverride: string | undefined) {
+  /** `unit`: X-Unit, absent for the device's own unit. */
+  async history(orgId: string, deviceId: number, period: unknown, zoneOverride: string | undefined, unit?: Unit): Promise<DailyHistory> {
     const now = this.clock.now();
     const zone = await this.zoneInEffect(orgId, deviceId, zoneOverride);
     const resolved =
@@ -41,20 +46,25 @@ export class HistoryService {
       throw validationFailed([{ field: 'period', message: resolved.message }]);
     }
     const window = projectionWindow(now, zone);
-    const read = await this.readModel.history(orgId, deviceId, resolved.days[0].start, resolved.days[resolved.days.length - 1].end, window);
+    const [from, to] = [resolved.days[0].start, resolved.days[resolved.days.length - 1].end];
+    const [read, episodes] = await Promise.all([
+      this.readModel.history(orgId, deviceId, from, to, window),
+      this.readModel.episodesRaised(orgId, deviceId, from, to),
+    ]);
     const device = read.device;
-    const days = daily(device, read.intervals, resolved.days);
+    const volumes = deviceVolumes(device, unit);
+    const days = daily(device, read.intervals, resolved.days, episodes);
     const projection = deviceProjection(device, zone, window, read.windowConsumption);
     const places = device.decimalPlaces;
-    const series = [...days].map(([channel, values]) => ({
+    const series: DailyHistory['series'] = [...days].map(([channel, values]) => ({
       serie: device.serie,
       label: seriesLabel(device, channel),
-      unit: device.unit,
+      unit: volumes.unit,
       decimal_places: places,
       data_type: 'consumption',
-      description: `Consumption per local day (${zone}) in ${device.unit}, spread linearly between readings`,
-      data_points: values.map((d) => ({ date: dataPointDate(d.date), ...dayFigures(d, places, device.unit), alerts: d.alerts })),
-      projection: { date: projection.window.projectionDate, value: roundDecimal(projection.channels.get(channel)!.projected_value, places) },
+      description: `Consumption per local day (${zone}) in ${volumes.unit}, spread linearly between readings`,
+      data_points: values.map((d) => ({ date: dataPointDate(d.date), ...dayFigures(d, places, volumes), alerts: d.alerts, quality: d.quality })),
+      projection: { date: projection.window.projectionDate, value: volumes.round(projection.channels.get(channel)!.projected_value, places) },
     }));
     const total = [...days.values()].reduce((sum, values) => sum + sumDays(values).value, 0);
     // Per day that has begun: the current month by name also lists the days still to come.
@@ -67,20 +77,24 @@ export class HistoryService {
       chart_type: resolved.chartType,
       series,
       summary:
-        `Average ${formatWithUnit(average, places, device.unit)} per day over ${begun} ${begun === 1 ? 'day' : 'days'}; ` +
-        `projected ${formatWithUnit(projection.total.projected_value, places, device.unit)} for the month ending ${projection.window.projectionDate}.`,
+        `Average ${volumes.withUnit(average, places)} per day over ${begun} ${begun === 1 ? 'day' : 'days'}; ` +
+        `projected ${volumes.withUnit(projection.total.projected_value, places)} for the month ending ${projection.window.projectionDate}.`,
     };
   }
 
-  async threeMonths(orgId: string, deviceId: number, zoneOverride: string | undefined) {
+  async threeMonths(orgId: string, deviceId: number, zoneOverride: string | undefined, unit?: Unit): Promise<ThreeMonthHistory> {
     const now = this.clock.now();
     const zone = await this.zoneInEffect(orgId, deviceId, zoneOverride);
     const months = lastThreeMonths(now, zone);
     const all = months.flatMap((m) => m.days);
-    const { device, intervals } = await this.readModel.history(orgId, deviceId, all[0].start, all[all.length - 1].end);
-    const days = daily(device, intervals, all);
+    const [from, to] = [all[0].start, all[all.length - 1].end];
+    const [{ device, intervals }, episodes] = await Promise.all([
+      this.readModel.history(orgId, deviceId, from, to),
+      this.readModel.episodesRaised(orgId, deviceId, from, to),
+    ]);
+    const days = daily(device, intervals, all, episodes);
     const places = device.decimalPlaces;
-    const format = (d: { value: number }) => decimalAndFormatted(d.value, places, device.unit);
+    const volumes = deviceVolumes(device, unit);
     return {
       device_id: device.deviceId,
       time_zone: zone,
@@ -89,16 +103,16 @@ export class HistoryService {
         return {
           serie: device.serie,
           label: seriesLabel(device, channel),
-          unit: device.unit,
+          unit: volumes.unit,
           decimal_places: places,
           rows: months.map((month) => {
             const inMonth = month.days.map((d) => byDate.get(d.date)!);
             const total = sumDays(inMonth);
             return {
               date: month.firstDate,
-              ...format(total),
+              ...volumes.figures(total.value, places),
               alerts: total.alerts,
-              by_days: inMonth.map((d) => ({ date: d.date, ...dayFigures(d, places, device.unit), alerts: d.alerts })),
+              by_days: inMonth.map((d) => ({ date: d.date, ...dayFigures(d, places, volumes), alerts: d.alerts, quality: d.quality })),
             };
           }),
         };
@@ -116,14 +130,34 @@ export class HistoryService {
   }
 }
 
-/** A day's `value` and `value_fmt`: a day the readings do not cover is "0" (contract 6), any other its rounded consumption. */
-function dayFigures(day: DailyConsumption, places: number, unit: string) {
-  return decimalAndFormatted(day.value, day.alerts.some((a) => a.code === 'NO_DATA') ? 0 : places, unit);
+/** A day's `value` and `value_fmt`: a day the readings do not cover is "0", any other its rounded consumption. */
+function dayFigures(day: DailyConsumption, places: number, volumes: VolumeFormat) {
+  return volumes.figures(day.value, dayDecimalPlaces(day, places));
 }
 
-/** Each channel's consumption per local day, from the intervals stored over those days. */
-function daily(device: DeviceRecord, intervals: ReadonlyMap<number, readonly Interval[]>, days: readonly LocalDay[]): Map<number, DailyConsumption[]> {
+/**
+ * Each channel's consumption per local day, from the intervals stored over
+ * those days; a day's alerts also list the codes of the channel's episodes
+ * raised that day (dayAlertCodes).
+ */
+function daily(
+  device: DeviceRecord,
+  intervals: ReadonlyMap<number, readonly Interval[]>,
+  days: readonly LocalDay[],
+  episodes: readonly RaisedEpisode[],
+): Map<number, DailyConsumption[]> {
   const result = new Map<number, DailyConsumption[]>();
-  for (let channel = 1; channel <= device.channels; channel++) result.set(channel, dailyConsumption(intervals.get(channel) ?? [], days));
+  for (let channel = 1; channel <= device.channels; channel++) {
+    const values = dailyConsumption(intervals.get(channel) ?? [], days);
+    const raised = episodes.some((e) => e.channel === channel)
+      ? episodesByDay(
+          days,
+          episodes.filter((e) => e.channel === channel),
+        )
+      : undefined;
+    result.set(channel, raised ? values.map((day, i) => ({ ...day, alerts: dayAlertCodes(day, raised[i]) })) : values);
+  }
   return result;
 }
+
+type RaisedEpisode = Parameters<typeof dayAlertCodes>[1][number] & { channel: number };

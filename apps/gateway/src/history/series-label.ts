@@ -1,4 +1,4 @@
-import type { DeviceRecord } from '@meter/readings';
+import type { DeviceRecord } from '@meter/read-model';
 
 /** "Kitchen" for a one-channel device, "Kitchen – channel 2" when it has several. */
 export function seriesLabel(device: DeviceRecord, channel: number): string {

@@ -2,10 +2,12 @@ import { Controller, Get, Headers, Inject, Param, Query } from '@nestjs/common';
 import { ReadModel } from '../read-model/read-model';
 import { parseDeviceId, parseDeviceIdList, requestedZone } from '../read-model/request-params';
 import { CurrentCaller, type Caller } from '../security/caller';
+import { deviceVolumes, requestedUnit } from '../units/x-unit';
 import { MAX_BULK_DEVICES } from './bulk-limit';
 import { MonthProjectionService } from './month-projection.service';
 import { projectionBody } from './projection-body';
 import { ApiBulkProjection, ApiProjectionByPath, ApiProjectionByQuery } from './projection.openapi';
+import type { BulkProjections, Projection } from './projection.schemas';
 
 @Controller('meter/v1/projection')
 export class ProjectionController {
@@ -16,22 +18,33 @@ export class ProjectionController {
 
   @Get()
   @ApiProjectionByQuery()
-  byQuery(@CurrentCaller() caller: Caller, @Query('device_id') deviceId: unknown, @Headers('x-timezone') zone: string | undefined) {
-    return this.single(caller, parseDeviceId(deviceId, 'device_id'), zone);
+  byQuery(
+    @CurrentCaller() caller: Caller,
+    @Query('device_id') deviceId: unknown,
+    @Headers('x-timezone') zone: string | undefined,
+    @Headers('x-unit') unit: string | undefined,
+  ): Promise<Projection> {
+    return this.single(caller, parseDeviceId(deviceId, 'device_id'), zone, unit);
   }
 
   @Get('bulk')
   @ApiBulkProjection()
-  async bulk(@CurrentCaller() caller: Caller, @Query('device_ids') deviceIds: unknown, @Headers('x-timezone') zoneHeader: string | undefined) {
+  async bulk(
+    @CurrentCaller() caller: Caller,
+    @Query('device_ids') deviceIds: unknown,
+    @Headers('x-timezone') zoneHeader: string | undefined,
+    @Headers('x-unit') unitHeader: string | undefined,
+  ): Promise<BulkProjections> {
     const ids = parseDeviceIdList(deviceIds, 'device_ids', MAX_BULK_DEVICES);
     const zone = requestedZone(zoneHeader);
+    const unit = requestedUnit(unitHeader);
     const devices = await this.readModel.devices(caller.orgId, [...new Set(ids)]);
     const projected = await this.projections.project(caller.orgId, [...devices.values()], zone);
-    const projections = [];
-    const errors = [];
+    const projections: BulkProjections['projections'] = [];
+    const errors: BulkProjections['errors'] = [];
     for (const id of ids) {
       const p = projected.get(id);
-      if (p) projections.push(projectionBody(p, false));
+      if (p) projections.push(projectionBody(p, false, deviceVolumes(p.device, unit)));
       else errors.push({ device_id: String(id), code: 'NOT_FOUND', message: `device ${id} not found` });
     }
     return { projections, errors };
@@ -39,14 +52,20 @@ export class ProjectionController {
 
   @Get(':deviceId')
   @ApiProjectionByPath()
-  byPath(@CurrentCaller() caller: Caller, @Param('deviceId') deviceId: string, @Headers('x-timezone') zone: string | undefined) {
-    return this.single(caller, parseDeviceId(deviceId, 'deviceId'), zone);
+  byPath(
+    @CurrentCaller() caller: Caller,
+    @Param('deviceId') deviceId: string,
+    @Headers('x-timezone') zone: string | undefined,
+    @Headers('x-unit') unit: string | undefined,
+  ): Promise<Projection> {
+    return this.single(caller, parseDeviceId(deviceId, 'deviceId'), zone, unit);
   }
 
-  private async single(caller: Caller, deviceId: number, zoneHeader: string | undefined) {
+  private async single(caller: Caller, deviceId: number, zoneHeader: string | undefined, unitHeader: string | undefined): Promise<Projection> {
     const zone = requestedZone(zoneHeader);
+    const unit = requestedUnit(unitHeader);
     const device = await this.readModel.device(caller.orgId, deviceId);
     const projected = await this.projections.project(caller.orgId, [device], zone);
-    return projectionBody(projected.get(deviceId)!, true);
+    return projectionBody(projected.get(deviceId)!, true, deviceVolumes(device, unit));
   }
 }

@@ -4,7 +4,7 @@ import { Gauge } from 'prom-client';
 import { Metrics, ReadinessRegistry } from '@meter/http';
 import { REDIS } from '@meter/redis';
 import { MemoryRateLimiter } from './memory-rate-limiter';
-import type { RateLimitDecision } from './rate-limit-decision';
+import type { RateLimitDecision, StampCheck } from './rate-limit-decision';
 import { RedisRateLimiter } from './redis-rate-limiter';
 
 export const WINDOW_MS = 60_000;
@@ -43,17 +43,21 @@ export class GatewayRateLimiter implements OnModuleInit {
   onModuleInit() {
     // A reconnect ends the outage at once, not at the next request.
     this.redis.on('ready', () => this.setDegraded(false));
-    this.readiness.describe(() => (this.usingLocal() ? { readiness: 'degraded', limiter: 'in-process' } : { limiter: 'redis' }));
+    this.readiness.describe(() => ({ limiter: this.usingLocal() ? 'in-process' : 'redis' }));
   }
 
   get isDegraded(): boolean {
     return this.usingLocal();
   }
 
-  async consume(key: string, limit: number): Promise<RateLimitDecision> {
+  /**
+   * With `stamp`, the shared window also compares the credential's stamp (no
+   * extra round trip); the in-process fallback cannot, and relies on the view.
+   */
+  async consume(key: string, limit: number, stamp?: StampCheck): Promise<RateLimitDecision> {
     if (this.redis.status === 'ready') {
       try {
-        const decision = await this.shared.consume(key, limit, WINDOW_MS);
+        const decision = await this.shared.consume(key, limit, WINDOW_MS, stamp);
         this.setDegraded(false);
         return decision;
       } catch (error) {

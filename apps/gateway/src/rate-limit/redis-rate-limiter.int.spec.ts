@@ -107,7 +107,7 @@ describe('RedisRateLimiter', () => {
     const batches: number[] = [];
     // The real script on the real Redis, its first call held until the test has queued more requests.
     const calls = vi.spyOn(client, 'meterSlidingWindow').mockImplementation(async (...args: unknown[]) => {
-      batches.push(args[3] as number);
+      batches.push(args[4] as number);
       if (batches.length === 1) await gate;
       return real(...args);
     });

@@ -1,16 +1,26 @@
 import { randomBytes } from 'node:crypto';
 import type Redis from 'ioredis';
-import type { RateLimitDecision, RateLimiter } from './rate-limit-decision';
+import type { RateLimitDecision, RateLimiter, StampCheck } from './rate-limit-decision';
 import { SLIDING_WINDOW_SCRIPT } from './sliding-window.script';
 import { batchDecision } from './window-batch';
 
 type WithSlidingWindow = Redis & {
-  meterSlidingWindow(key: string, limit: number, windowMs: number, n: number, member: string): Promise<[number, number, number]>;
+  meterSlidingWindow(
+    key: string,
+    stampKey: string,
+    limit: number,
+    windowMs: number,
+    n: number,
+    member: string,
+    version: string,
+  ): Promise<[number, number, number]>;
 };
 
 interface Waiting {
   resolve: (decision: RateLimitDecision) => void;
   reject: (error: unknown) => void;
+  /** The credential version this request was checked against, when its stamp is to be compared. */
+  version?: number;
 }
 
 /** The requests of one key (and limit) waiting for a script call, and whether one is out. */
@@ -19,6 +29,8 @@ interface KeyQueue {
   key: string;
   limit: number;
   windowMs: number;
+  /** The credential stamp of the key, if any (the same for every request of the key). */
+  stampKey?: string;
   waiting: Waiting[];
   inFlight: boolean;
   scheduled: boolean;
@@ -46,17 +58,18 @@ export class RedisRateLimiter implements RateLimiter {
 
   constructor(redis: Redis) {
     if (!('meterSlidingWindow' in redis)) {
-      redis.defineCommand('meterSlidingWindow', { numberOfKeys: 1, lua: SLIDING_WINDOW_SCRIPT });
+      redis.defineCommand('meterSlidingWindow', { numberOfKeys: 2, lua: SLIDING_WINDOW_SCRIPT });
     }
     this.redis = redis as unknown as WithSlidingWindow;
   }
 
-  consume(key: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
+  consume(key: string, limit: number, windowMs: number, stamp?: StampCheck): Promise<RateLimitDecision> {
     return new Promise((resolve, reject) => {
       const id = `${limit}\u0000${windowMs}\u0000${key}`;
       let queue = this.queues.get(id);
       if (!queue) this.queues.set(id, (queue = { id, key, limit, windowMs, waiting: [], inFlight: false, scheduled: false }));
-      queue.waiting.push({ resolve, reject });
+      if (stamp) queue.stampKey = stamp.key;
+      queue.waiting.push({ resolve, reject, version: stamp?.version });
       // With a call out, the answer sends this request's call.
       if (!queue.inFlight) this.schedule(queue);
     });
@@ -83,8 +96,24 @@ export class RedisRateLimiter implements RateLimiter {
     queue.inFlight = true;
     // Unique per call across processes; the script numbers the batch's admissions after it.
     const member = `${this.instance}:${(this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER)}`;
+    // The batch is checked against the oldest version any of its requests was checked with.
+    const versions = waiting.flatMap((w) => (w.version === undefined ? [] : [w.version]));
+    const version = queue.stampKey && versions.length > 0 ? String(Math.min(...versions)) : '';
     try {
-      const [admitted, before, resetMs] = await this.redis.meterSlidingWindow(key, limit, windowMs, waiting.length, member);
+      const [admitted, before, resetMs] = await this.redis.meterSlidingWindow(
+        key,
+        version ? queue.stampKey! : key,
+        limit,
+        windowMs,
+        waiting.length,
+        member,
+        version,
+      );
+      if (admitted < 0) {
+        const credentialChanged = { version: before, revoked: resetMs === 1 };
+        for (const w of waiting) w.resolve({ allowed: false, limit, windowSeconds: windowMs / 1000, remaining: 0, resetMs: 0, credentialChanged });
+        return;
+      }
       const result = { admitted, before, resetMs };
       for (let i = 0; i < waiting.length; i++) waiting[i].resolve(batchDecision(i, result, limit, windowMs));
     } catch (error) {

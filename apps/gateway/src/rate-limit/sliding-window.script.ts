@@ -18,12 +18,28 @@
  * a set with nothing left in the window is dropped whole by UNLINK, which
  * frees a large one off Redis's main thread.
  *
- * KEYS[1] the sorted set of admission times (ms); ARGV limit, window ms, n, a
- * member prefix unique to the call. Returns {admitted, count before the call,
- * ms until a slot frees (0 while the window is empty)}.
+ * With a credential's budget it first compares the credential's stamp
+ * (`credentialStampKey`: written by auth before it answers a revocation or an
+ * allow-list change) with the version the gateway checked the requests
+ * against; if the stamp is newer it admits nothing and returns {-1, stamp
+ * version, 1 if revoked else 0}, so no gateway serves a change's old state
+ * once the change was answered, at no extra round trip.
+ *
+ * KEYS[1] the sorted set of admission times (ms); KEYS[2] the stamp (KEYS[1]
+ * again when there is none to check); ARGV limit, window ms, n, a member
+ * prefix unique to the call, the checked version ('' for none). Returns
+ * {admitted, count before the call, ms until a slot frees (0 while the
+ * window is empty)}.
  * Redis >= 5 replicates scripts by effects, which makes TIME usable here.
  */
 export const SLIDING_WINDOW_SCRIPT = `
+if ARGV[5] ~= '' then
+  local stamp = redis.call('HMGET', KEYS[2], 'v', 'r')
+  local version = tonumber(stamp[1])
+  if version and version > tonumber(ARGV[5]) then
+    return {-1, version, stamp[2] == '1' and 1 or 0}
+  end
+end
 local key = KEYS[1]
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])

@@ -1,6 +1,11 @@
-import type { AppConfig } from '@meter/config';
+import { Global, Module } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@meter/config';
 
-/** "Now" of the consumption routes: the real clock, or TEST_NOW pinned outside production (env schema refuses it there). */
+/**
+ * The gateway's one clock: the "now" of the consumption routes and of the
+ * signature timestamp check. The real clock, or TEST_NOW pinned (tests; the
+ * env schema refuses it in production).
+ */
 export abstract class Clock {
   abstract now(): number;
 }
@@ -20,6 +25,14 @@ export class FixedClock extends Clock {
   }
 }
 
-export function clockFor(config: AppConfig): Clock {
-  return config.TEST_NOW && config.NODE_ENV !== 'production' ? new FixedClock(Date.parse(config.TEST_NOW)) : new SystemClock();
+export function clockFor(config: Pick<AppConfig, 'TEST_NOW'>): Clock {
+  return config.TEST_NOW !== undefined ? new FixedClock(config.TEST_NOW) : new SystemClock();
 }
+
+/** Provides the Clock to every module of the gateway. */
+@Global()
+@Module({
+  providers: [{ provide: Clock, inject: [APP_CONFIG], useFactory: (config: AppConfig) => clockFor(config) }],
+  exports: [Clock],
+})
+export class ClockModule {}

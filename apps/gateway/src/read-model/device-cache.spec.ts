@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DeviceRecord } from '@meter/readings';
+import type { DeviceRecord } from '@meter/read-model';
 import { DeviceCache, type DeviceCacheLimits, type DevicePage } from './device-cache';
 import { deviceRecord } from './device-record.fixture';
 

@@ -1,4 +1,4 @@
-import type { DeviceRecord } from '@meter/readings';
+import type { DeviceRecord } from '@meter/read-model';
 
 export interface DevicePage {
   devices: DeviceRecord[];

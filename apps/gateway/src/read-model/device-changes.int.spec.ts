@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@meter/config';
-import { createDataSource } from '@meter/persistence';
-import { ensurePartitions, listDevices, writeBatch, type DeviceUpdate, type ReadingRow } from '@meter/readings';
+import { createDataSource, DatabaseOutage } from '@meter/persistence';
+import { ensurePartitions, listDevices, writeBatch, type DeviceUpdate, type ReadingRow } from '@meter/read-model';
 import { eventually, isolatedInfra, type IsolatedInfra } from '@meter/testing';
 import { DeviceCache } from './device-cache';
 import { DeviceChanges } from './device-changes';
@@ -34,7 +34,8 @@ describe('the device cache hears the read model (real Postgres triggers and LIST
     ds = await createDataSource({ schema: 'ingest', url: infra.databaseUrl, poolSize: 2, applicationName: 'device-changes-test' }).initialize();
     await ensurePartitions((sql, params) => ds.query(sql, params), [T0, T0 + 1000 * H], new Set());
     cache = new DeviceCache();
-    changes = new DeviceChanges({ DATABASE_URL: infra.databaseUrl, GATEWAY_DEVICE_CACHE: 'on' } as AppConfig, cache);
+    const outage = new DatabaseOutage({ probe: () => ds.query('SELECT 1'), log: { warn: () => undefined } });
+    changes = new DeviceChanges({ DATABASE_URL: infra.databaseUrl, GATEWAY_DEVICE_CACHE: 'on' } as AppConfig, cache, outage);
     await changes.onModuleInit();
   }, 60_000);
 

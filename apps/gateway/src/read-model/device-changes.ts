@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@meter/config';
-import { PgListener } from '@meter/persistence';
-import { DEVICES_CHANGED_CHANNEL } from '@meter/readings';
+import { DatabaseOutage, PgListener } from '@meter/persistence';
+import { DEVICES_CHANGED_CHANNEL } from '@meter/read-model';
 import { DeviceCache } from './device-cache';
 
 /**
@@ -18,6 +18,7 @@ export class DeviceChanges implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(DeviceCache) private readonly cache: DeviceCache,
+    @Inject(DatabaseOutage) private readonly outage: DatabaseOutage,
   ) {}
 
   async onModuleInit() {
@@ -28,9 +29,10 @@ export class DeviceChanges implements OnModuleInit, OnApplicationShutdown {
       applicationName: 'gateway-device-changes',
       onNotification: (orgId) => this.cache.invalidate(orgId ?? ''),
       onListening: () => this.cache.enable(),
-      onLost: (why) => {
+      onLost: (why, error) => {
         this.cache.disable();
-        this.logger.warn(`device cache off until LISTEN is back: ${why}`);
+        // A Postgres outage is logged once by DatabaseOutage; anything else that cost LISTEN is worth a line.
+        if (!this.outage.report(error)) this.logger.warn(`device cache off until LISTEN is back: ${why}`);
       },
     });
     await this.listener.start();

@@ -1,4 +1,4 @@
-import type { DeviceRecord } from '@meter/readings';
+import type { DeviceRecord } from '@meter/read-model';
 
 /** A device record for tests: the registration defaults of contract 3, any field overridden. */
 export const deviceRecord = (deviceId: number, fields: Partial<DeviceRecord> = {}): DeviceRecord => ({
@@ -12,5 +12,10 @@ export const deviceRecord = (deviceId: number, fields: Partial<DeviceRecord> = {
   timeZone: 'UTC',
   pricePerUnit: 0,
   currencySymbol: '€',
+  tariff: null,
+  leakThresholdPerHour: 0,
+  burstThresholdPerHour: null,
+  noFlowDays: 30,
+  maxSilenceHours: 48,
   ...fields,
 });

@@ -4,6 +4,11 @@ import { notFound } from '@meter/http';
 import { PreparedQueries } from '@meter/persistence';
 import { DeviceCache } from './device-cache';
 import {
+  episodesRaisedBetween,
+  listAlertEpisodes,
+  openAlertEpisodes,
+  type AlertCursor,
+  type EpisodeStateFilter,
   consumptionInWindow,
   coveredChannels,
   deviceHistory,
@@ -12,7 +17,7 @@ import {
   listDevices,
   resetsInWindow,
   type DeviceRecord,
-} from '@meter/readings';
+} from '@meter/read-model';
 
 /** The consumption read model as the gateway reads it; every query is scoped to the caller's organization. */
 @Injectable()
@@ -62,5 +67,19 @@ export class ReadModel {
 
   latest(orgId: string, deviceIds: readonly number[]) {
     return latestReadings(this.db, orgId, deviceIds);
+  }
+
+  alerts(orgId: string, query: { deviceId?: number; state: EpisodeStateFilter; limit: number; after?: AlertCursor }) {
+    return listAlertEpisodes(this.db, orgId, query);
+  }
+
+  /** Open episodes of the devices' channels. */
+  openAlerts(orgId: string, deviceIds: readonly number[]) {
+    return openAlertEpisodes(this.db, orgId, deviceIds);
+  }
+
+  /** The device's episodes raised inside [from, to). */
+  episodesRaised(orgId: string, deviceId: number, from: number, to: number) {
+    return episodesRaisedBetween(this.db, orgId, deviceId, from, to);
   }
 }

@@ -1,47 +1,83 @@
-import { ApiHeader, ApiNotFoundResponse, ApiQuery, type HeadersObject, type SchemaObject } from '@nestjs/swagger';
-import { problemResponse } from '@meter/http';
+import { z } from 'zod';
+import type { HeadersObject } from 'openapi3-ts/oas31';
+import { EPISODE_CODES, type AlertCode } from '@meter/consumption';
+import { notFound, problemResponse, problemThrownBy, type ProblemExample } from '@meter/http';
+import { parseDeviceId, requestedZone } from './request-params';
 
-/** `X-Timezone` (contract 5) on every route that works in local days. */
-export const ApiTimeZoneHeader = () =>
-  ApiHeader({
-    name: 'X-Timezone',
-    required: false,
-    description: "IANA time zone name the local days are counted in; absent -> the device's own time_zone; not an IANA name -> 400.",
-    schema: { type: 'string', minLength: 1, examples: ['Europe/Madrid', 'Asia/Kolkata'] },
-  });
+/** The device most examples of the API document show. */
+export const EXAMPLE_DEVICE_ID = 1042;
 
-/** Device ids are positive integers a JS number holds exactly (request-params.ts). */
-export const DEVICE_ID_SCHEMA: SchemaObject = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER };
+/** Device ids are positive integers a JS number holds exactly (request-params.ts parses them). */
+export const deviceIdSchema = z.int().min(1).max(Number.MAX_SAFE_INTEGER);
 
-export const ApiDeviceIdQuery = () =>
-  ApiQuery({ name: 'device_id', required: true, description: 'The device (an id of GET /meter/v1/devices).', schema: DEVICE_ID_SCHEMA });
+/** `?device_id=` of the single-device routes. */
+export const deviceIdQuery = z.object({
+  device_id: deviceIdSchema.meta({ description: 'The device (an id of GET /meter/v1/devices).', param: { example: EXAMPLE_DEVICE_ID } }),
+});
 
-export const ApiUnknownDevice = () => ApiNotFoundResponse(problemResponse('`not_found`: no device with this id in the organization.'));
+/** `X-Timezone` on every route that works in local days. */
+export const timeZoneHeader = z.object({
+  'X-Timezone': z
+    .string()
+    .min(1)
+    .optional()
+    .meta({
+      description: "IANA time zone name the local days are counted in; absent: the device's own `time_zone`; not an IANA name: 400.",
+      param: { example: 'Europe/Madrid' },
+    }),
+});
 
-/** Contract 6: alerts are `{code, message}`. */
-export const ALERT_SCHEMA: SchemaObject = {
-  type: 'object',
-  required: ['code', 'message'],
-  properties: {
-    code: {
-      type: 'string',
-      enum: ['NO_DATA', 'REGISTER_RESET'],
-      description: 'NO_DATA: readings do not cover the day (it counts 0); REGISTER_RESET: the register went down.',
-    },
-    message: { type: 'string' },
+/** A day's or a panel's remark: `code` is stable, `message` is for people. */
+export const alertSchema = z
+  .object({
+    code: z.enum(['NO_DATA', 'REGISTER_RESET', ...EPISODE_CODES] satisfies AlertCode[]).meta({
+      description:
+        'NO_DATA: no reading covers the day (it counts 0); REGISTER_RESET: the register went down (a meter reset or replaced). ' +
+        'The codes of alert episodes (GET /meter/v1/alerts): on a day, those raised that day; on a panel, those open on its channel.',
+    }),
+    message: z.string(),
+  })
+  .meta({ id: 'Alert' });
+
+/** A local calendar date, `YYYY-MM-DD`. */
+export const localDateSchema = z.iso.date();
+
+/** A decimal as text with the device's decimal places, e.g. `"12.345"`. */
+export const decimalStringSchema = z.string().regex(/^-?[0-9]+(\.[0-9]+)?$/);
+
+/** Every answer of an authenticated request tells the credential's budget (draft-ietf-httpapi-ratelimit-headers). */
+export const RATE_LIMIT_STATE: HeadersObject = {
+  'RateLimit-Policy': {
+    required: true,
+    description: 'The policy that counted the request: `default` (per credential) or `auth-failures` (per source address, for refused requests).',
+    schema: { type: 'string' },
+    example: '"default";q=60;w=60',
+  },
+  RateLimit: {
+    required: true,
+    description: 'What is left of it: `r` requests, the next of which frees up in `t` seconds.',
+    schema: { type: 'string' },
+    example: '"default";r=59;t=60',
   },
 };
 
-export const ALERTS_SCHEMA: SchemaObject = { type: 'array', items: ALERT_SCHEMA };
+/** A 400 of a gateway route: one example per parameter it checks. */
+export const invalidRequest = (examples: Record<string, ProblemExample>) =>
+  problemResponse('`validation_failed`: a parameter, header or the body is invalid; `errors` names each one.', examples, RATE_LIMIT_STATE);
 
-/** Local dates are `YYYY-MM-DD`. */
-export const LOCAL_DATE_SCHEMA: SchemaObject = { type: 'string', format: 'date', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' };
-
-/** A decimal rendered as a string with the device's decimal places, e.g. `"12.345"`. */
-export const DECIMAL_STRING_SCHEMA: SchemaObject = { type: 'string', pattern: '^-?[0-9]+(\\.[0-9]+)?$', examples: ['12.345'] };
-
-/** Contract 7: every answer of an authenticated request tells the credential's budget (draft-ietf-httpapi-ratelimit-headers). */
-export const RATE_LIMIT_STATE: HeadersObject = {
-  'RateLimit-Policy': { required: true, description: 'The per-credential policy, e.g. `"default";q=60;w=60`.', schema: { type: 'string' } },
-  RateLimit: { required: true, description: 'What is left of it, e.g. `"default";r=59;t=60`.', schema: { type: 'string' } },
+export const INVALID_DEVICE_ID: ProblemExample = {
+  summary: '?device_id=meter-1042',
+  problem: problemThrownBy(() => parseDeviceId('meter-1042', 'device_id')),
 };
+
+export const INVALID_TIME_ZONE: ProblemExample = {
+  summary: 'X-Timezone: Mars/Olympus',
+  problem: problemThrownBy(() => requestedZone('Mars/Olympus')),
+};
+
+/** 404 of the single-device routes. */
+export const UNKNOWN_DEVICE = problemResponse(
+  '`not_found`: the organization has no device with this id.',
+  { not_found: { summary: 'A device of no meter of the organization', problem: notFound('device 1043 not found') } },
+  RATE_LIMIT_STATE,
+);

@@ -19,3 +19,6 @@ export interface AuthFailure {
 export function authFailure(status: 401 | 403, code: AuthFailureCode, detail: string): AuthFailure {
   return { ok: false, status, code, detail };
 }
+
+/** A revoked credential, whether the view or the credential's stamp says so. */
+export const CREDENTIAL_REVOKED: AuthFailure = authFailure(401, 'credential_revoked', 'the credential has been revoked');

@@ -1,6 +1,6 @@
 import { PUBLIC_SIGNATURE, parseAuthorization, signatureKindAllowed, timestampWithinSkew, verifySignature } from '@meter/signing';
 import type { CredentialRecord } from '../credentials/credential-record';
-import { authFailure, type AuthFailure } from './auth-failure';
+import { authFailure, CREDENTIAL_REVOKED, type AuthFailure } from './auth-failure';
 import type { Caller } from './caller';
 import { inAnyRange, parseAddress } from '@meter/config';
 
@@ -41,7 +41,7 @@ export function authenticate(request: SignedRequest, context: AuthContext): Auth
 
   const credential = context.findCredential(parsed.accessKey);
   if (!credential) return authFailure(401, 'unknown_access_key', 'the access key is not known');
-  if (credential.status === 'revoked') return authFailure(401, 'credential_revoked', 'the credential has been revoked');
+  if (credential.status === 'revoked') return CREDENTIAL_REVOKED;
 
   if (!signatureKindAllowed(parsed.accessKey, parsed.signature) || credential.type !== parsed.keyKind) {
     return authFailure(401, 'invalid_signature', 'the signature does not match the request');

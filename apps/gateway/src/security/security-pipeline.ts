@@ -3,18 +3,21 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Counter } from 'prom-client';
 import { APP_CONFIG, type AppConfig } from '@meter/config';
-import { Metrics, ProblemException, sendProblem, validationFailed } from '@meter/http';
+import { clientAddressOf, Metrics, ProblemException, sendProblem, validationFailed } from '@meter/http';
 import { DEFAULT_MAX_SKEW_SECONDS } from '@meter/signing';
 import { CredentialFeed } from '../credentials/credential-feed.service';
+import { CredentialLookup } from '../credentials/credential-lookup';
+import type { CredentialRecord } from '../credentials/credential-record';
 import { CredentialUsage } from '../credentials/credential-usage';
+import { credentialStampCheck } from '../rate-limit/credential-stamp-check';
 import { GatewayRateLimiter } from '../rate-limit/gateway-rate-limiter';
 import { credentialLimitKey, sourceLimitKey } from '../rate-limit/limit-keys';
-import { retryAfterSeconds, type RateLimitDecision } from '../rate-limit/rate-limit-decision';
+import { retryAfterSeconds, type RateLimitDecision, type StampCheck } from '../rate-limit/rate-limit-decision';
 import { rateLimitHeaders } from '../rate-limit/rate-limit-headers';
-import { authenticate } from './authenticate';
+import { Clock } from '../read-model/clock';
+import { CREDENTIAL_REVOKED, type AuthFailure } from './auth-failure';
+import { authenticate, type AuthContext, type SignedRequest } from './authenticate';
 import { setCaller } from './caller';
-import { parseCidr, type CidrRange } from '@meter/config';
-import { clientAddress } from './client-address';
 import { isWellFormedMediaType, parseVerifiedBody } from './json-body';
 
 /** Routes anyone may call: the probes an orchestrator and Prometheus use. */
@@ -40,7 +43,6 @@ export const AUTH_FAILURE_POLICY = 'auth-failures';
  */
 @Injectable()
 export class SecurityPipeline {
-  private readonly trustedProxies: CidrRange[];
   private readonly refused: Counter<'code'>;
 
   constructor(
@@ -48,6 +50,8 @@ export class SecurityPipeline {
     @Inject(CredentialFeed) private readonly credentials: CredentialFeed,
     @Inject(GatewayRateLimiter) private readonly limiter: GatewayRateLimiter,
     @Inject(CredentialUsage) private readonly usage: CredentialUsage,
+    @Inject(CredentialLookup) private readonly lookup: CredentialLookup,
+    @Inject(Clock) private readonly clock: Clock,
     @Inject(Metrics) metrics: Metrics,
   ) {
     this.refused = new Counter({
@@ -55,11 +59,6 @@ export class SecurityPipeline {
       help: 'Requests the security pipeline refused, by problem code (401/403 codes and rate_limited)',
       labelNames: ['code'] as const,
       registers: [metrics.registry],
-    });
-    this.trustedProxies = config.TRUSTED_PROXIES.map((entry) => {
-      const range = parseCidr(entry);
-      if (!range) throw new Error(`TRUSTED_PROXIES: ${entry} is not an address or CIDR range`);
-      return range;
     });
   }
 
@@ -95,7 +94,7 @@ export class SecurityPipeline {
   }
 
   private addressOf(request: FastifyRequest): string | undefined {
-    return clientAddress(request.raw.socket?.remoteAddress, request.headers['x-forwarded-for'], this.trustedProxies);
+    return clientAddressOf(request.raw, this.config.TRUSTED_PROXIES);
   }
 
   async handle(request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -105,31 +104,41 @@ export class SecurityPipeline {
     // Worked out only when needed: an allow-list or a failure to charge to the address.
     let address: string | undefined | null = null;
     const addressOf = () => (address ??= this.addressOf(request));
-    const result = authenticate(
-      {
-        method: request.raw.method ?? request.method,
-        target: request.raw.url ?? request.url,
-        body: raw,
-        authorization: request.headers.authorization,
-        clientAddress: addressOf,
+    const signed: SignedRequest = {
+      method: request.raw.method ?? request.method,
+      target: request.raw.url ?? request.url,
+      body: raw,
+      authorization: request.headers.authorization,
+      clientAddress: addressOf,
+    };
+    // The access key the check asked the view for, and the record it got.
+    let accessKey: string | undefined;
+    let record: CredentialRecord | undefined;
+    const context: AuthContext = {
+      nowSeconds: Math.floor(this.clock.now() / 1000),
+      maxSkewSeconds: DEFAULT_MAX_SKEW_SECONDS,
+      findCredential: (key) => {
+        accessKey = key;
+        return (record = this.credentials.find(key));
       },
-      {
-        nowSeconds: Math.floor(Date.now() / 1000) + this.config.GATEWAY_TEST_CLOCK_OFFSET_SECONDS,
-        maxSkewSeconds: DEFAULT_MAX_SKEW_SECONDS,
-        findCredential: (accessKey) => this.credentials.find(accessKey),
-      },
-    );
-
-    if (!result.ok) {
-      // Failures spend the source address's budget, never the credential's (contract 6b).
-      const decision = await this.limiter.consume(sourceLimitKey(addressOf()), this.config.AUTH_FAILURE_LIMIT_PER_MINUTE);
-      const headers = rateLimitHeaders(AUTH_FAILURE_POLICY, decision);
-      if (!decision.allowed) return this.reject(request, reply, rateLimited(decision, 'too many failed authentications from this address'), headers);
-      const wwwAuthenticate: Record<string, string> = result.status === 401 ? { 'www-authenticate': 'SVC-HMAC' } : {};
-      return this.reject(request, reply, new ProblemException(result.status, result.code, result.detail), { ...headers, ...wwwAuthenticate });
+    };
+    let result = authenticate(signed, context);
+    // Created moments ago, the credential's event may not have reached this view yet: ask auth once.
+    if (!result.ok && result.code === 'unknown_access_key' && accessKey !== undefined && (await this.lookup.fetchUnknown(accessKey)) === 'found') {
+      result = authenticate(signed, context);
     }
+    if (!result.ok) return this.refuse(request, reply, result, addressOf);
 
-    const decision = await this.limiter.consume(credentialLimitKey(result.caller.credentialId), this.config.RATE_LIMIT_PER_MINUTE);
+    let decision = await this.limiter.consume(credentialLimitKey(result.caller.credentialId), this.config.RATE_LIMIT_PER_MINUTE, stampCheck(record));
+    if (decision.credentialChanged) {
+      // Auth stamps a revocation or an allow-list change before it answers it; this view's version is older.
+      if (decision.credentialChanged.revoked) return this.refuse(request, reply, CREDENTIAL_REVOKED, addressOf);
+      await this.lookup.refresh(result.caller.accessKey);
+      result = authenticate(signed, context);
+      if (!result.ok) return this.refuse(request, reply, result, addressOf);
+      decision = await this.limiter.consume(credentialLimitKey(result.caller.credentialId), this.config.RATE_LIMIT_PER_MINUTE, stampCheck(record));
+      if (decision.credentialChanged) return this.reject(request, reply, credentialStateUnavailable(), {});
+    }
     const headers = rateLimitHeaders(CREDENTIAL_POLICY, decision);
     if (!decision.allowed) return this.reject(request, reply, rateLimited(decision, 'the credential exceeded its rate limit'), headers);
     void reply.headers(headers);
@@ -145,11 +154,36 @@ export class SecurityPipeline {
     request.body = body.body;
   }
 
+  /** An authentication failure: it spends the source address's budget, never the credential's (contract 6b). */
+  private async refuse(request: FastifyRequest, reply: FastifyReply, failure: AuthFailure, addressOf: () => string | undefined): Promise<FastifyReply> {
+    const decision = await this.limiter.consume(sourceLimitKey(addressOf()), this.config.AUTH_FAILURE_LIMIT_PER_MINUTE);
+    const headers = rateLimitHeaders(AUTH_FAILURE_POLICY, decision);
+    if (!decision.allowed) return this.reject(request, reply, rateLimited(decision, 'too many failed authentications from this address'), headers);
+    const wwwAuthenticate: Record<string, string> = failure.status === 401 ? { 'www-authenticate': 'SVC-HMAC' } : {};
+    return this.reject(request, reply, new ProblemException(failure.status, failure.code, failure.detail), { ...headers, ...wwwAuthenticate });
+  }
+
   private reject(request: FastifyRequest, reply: FastifyReply, problem: ProblemException, headers: Record<string, string>): FastifyReply {
     this.refused.inc({ code: problem.code });
     sendProblem(reply, problem.toProblem(request.id), { ...headers, ...problem.headers });
     return reply;
   }
+}
+
+/** The stamp to compare in the rate-limit script: the credential's, against the version the request was checked with. */
+function stampCheck(record: CredentialRecord | undefined): StampCheck | undefined {
+  return record && credentialStampCheck(record.credentialId, record.version);
+}
+
+/** The credential changed moments ago and auth could not be asked for its new state. */
+export function credentialStateUnavailable(): ProblemException {
+  return new ProblemException(
+    503,
+    'credential_state_unavailable',
+    'the credential changed moments ago and its new state is not available yet; retry',
+    { retry_after: 1 },
+    { 'retry-after': '1' },
+  );
 }
 
 function rateLimited(decision: RateLimitDecision, detail: string): ProblemException {

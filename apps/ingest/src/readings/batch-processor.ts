@@ -1,9 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { JsMsg } from '@nats-io/jetstream';
 import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '@meter/config';
 import type { BusNames } from '@meter/contracts';
 import { BUS } from '@meter/messaging';
-import { ensurePartitions, writeBatch, type DeviceUpdate, type ReadingRow } from '@meter/readings';
+import { DatabaseOutage } from '@meter/persistence';
+import { ensurePartitions, writeBatch, type AlarmUpdate, type DeviceUpdate, type ReadingRow } from '@meter/read-model';
+import { AlertEventsRelay } from '../alerts/alert-events-relay';
 import { DeadLetters } from './dead-letters';
 import { IngestMetrics } from './ingest-metrics';
 import { routeMessage } from './route-message';
@@ -13,6 +16,7 @@ interface Usable {
   msg: JsMsg;
   readings: ReadingRow[];
   device?: DeviceUpdate;
+  alarm?: AlarmUpdate;
 }
 
 /**
@@ -31,6 +35,9 @@ export class BatchProcessor {
     @Inject(BUS) private readonly bus: BusNames,
     @Inject(DeadLetters) private readonly deadLetters: DeadLetters,
     @Inject(IngestMetrics) private readonly metrics: IngestMetrics,
+    @Inject(DatabaseOutage) private readonly outage: DatabaseOutage,
+    @Inject(AlertEventsRelay) private readonly alertRelay: AlertEventsRelay,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async process(batch: readonly JsMsg[]): Promise<void> {
@@ -41,6 +48,7 @@ export class BatchProcessor {
       const routed = routeMessage({ subject, data: msg.data, seq: msg.seq, receivedAt: Math.floor(Number(msg.info.timestampNanos) / 1e6) }, now);
       if (routed.kind === 'dead') await this.deadLetter(msg, subject, routed.deadLetterKind, routed.reason);
       else if (routed.kind === 'device') usable.push({ msg, readings: [], device: routed.update });
+      else if (routed.kind === 'alarm') usable.push({ msg, readings: [], alarm: routed.update });
       else usable.push({ msg, readings: routed.rows });
     }
     if (usable.length === 0) return;
@@ -51,7 +59,8 @@ export class BatchProcessor {
       this.observeCommitted(usable, (performance.now() - started) / 1000);
     } catch (error) {
       if (isTransientDatabaseError(error)) {
-        this.logger.warn(`batch of ${usable.length} messages not written, will retry: ${String((error as Error).message)}`);
+        // Postgres away is logged once per outage (DatabaseOutage), not once per batch.
+        if (!this.outage.report(error)) this.logger.warn(`batch of ${usable.length} messages not written, will retry: ${String((error as Error).message)}`);
         this.metrics.batchRetries.inc();
         for (const item of usable) item.msg.nak(retryDelayMs(item.msg.info.deliveryCount));
         return;
@@ -60,7 +69,7 @@ export class BatchProcessor {
         await this.deadLetter(
           usable[0].msg,
           this.bus.unprefixed(usable[0].msg.subject),
-          usable[0].device ? 'devices' : 'readings',
+          usable[0].device ? 'devices' : usable[0].alarm ? 'alarms' : 'readings',
           `rejected by the database: ${(error as Error).message}`,
         );
         return;
@@ -84,6 +93,7 @@ export class BatchProcessor {
   private async write(usable: readonly Usable[]) {
     const readings = usable.flatMap((u) => u.readings);
     const devices = usable.flatMap((u) => (u.device ? [u.device] : []));
+    const alarms = usable.flatMap((u) => (u.alarm ? [u.alarm] : []));
     try {
       await ensurePartitions(
         (sql, params) => this.dataSource.query(sql, params),
@@ -92,14 +102,15 @@ export class BatchProcessor {
       );
     } catch (error) {
       // Creating a month's partition is about the database, never about the message: always retry.
-      throw Object.assign(new Error(`creating a readings partition failed: ${(error as Error).message}`), { code: '58000' });
+      throw Object.assign(new Error(`creating a readings partition failed: ${(error as Error).message}`, { cause: error }), { code: '58000' });
     }
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
       await runner.startTransaction();
-      await writeBatch(runner, readings, devices);
+      await writeBatch(runner, readings, devices, alarms, { alertRules: this.config.INGEST_ALERT_RULES === 'on', nowMs: this.config.TEST_NOW ?? Date.now() });
       await runner.commitTransaction();
+      this.alertRelay.nudge();
     } catch (error) {
       if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
       throw error;
@@ -108,12 +119,16 @@ export class BatchProcessor {
     }
   }
 
-  /** Only once JetStream holds the dead letter is the original terminated; if that fails, it comes back later. */
+  /**
+   * Only once JetStream holds the dead letter is the original terminated; if that fails, it comes back later.
+   * A bare `+TERM`: servers before 2.10.4 ignore a `+TERM` that carries a reason, so the message stayed
+   * pending, came back every ack_wait and held a max_ack_pending slot. The reason is in the dead letter.
+   */
   private async deadLetter(msg: JsMsg, subject: string, kind: string, reason: string) {
     try {
-      await this.deadLetters.publish({ kind, reason, originalSubject: subject, seq: msg.seq, data: msg.data });
-      msg.term(reason.slice(0, 200));
-      this.metrics.deadLetters.inc({ kind });
+      const written = await this.deadLetters.publish({ kind, reason, originalSubject: subject, seq: msg.seq, data: msg.data });
+      msg.term();
+      if (written) this.metrics.deadLetters.inc({ kind });
     } catch (error) {
       this.logger.warn(`dead letter for seq ${msg.seq} not published, will retry: ${String(error)}`);
       msg.nak(retryDelayMs(msg.info.deliveryCount));

@@ -25,15 +25,17 @@ export class DeadLetters {
     @Inject(BUS) private readonly bus: BusNames,
   ) {}
 
-  async publish(letter: DeadLetter): Promise<void> {
+  /** Resolves false when JetStream already held this dead letter (a redelivered original). */
+  async publish(letter: DeadLetter): Promise<boolean> {
     const h = headers();
     h.set(DEAD_LETTER_HEADERS.reason, letter.reason.replace(/[\r\n]+/g, ' ').slice(0, 1000));
     h.set(DEAD_LETTER_HEADERS.subject, letter.originalSubject);
     h.set(DEAD_LETTER_HEADERS.stream, platformStreams(this.bus).readings.name);
     h.set(DEAD_LETTER_HEADERS.sequence, String(letter.seq));
-    await this.js.publish(this.bus.subject(`meter.deadletter.${letter.kind}`), letter.data, {
+    const ack = await this.js.publish(this.bus.subject(`meter.deadletter.${letter.kind}`), letter.data, {
       headers: h,
       msgID: `${platformStreams(this.bus).readings.name}:${letter.seq}`,
     });
+    return !ack.duplicate;
   }
 }

@@ -18,6 +18,8 @@ export class IngestWorker implements OnApplicationBootstrap, BeforeApplicationSh
   private readonly logger = new Logger('ingest');
   private readonly queue: JsMsg[] = [];
   private readonly waiting: (() => void)[] = [];
+  /** Devices with a batch being written: another loop leaves their messages queued, so each device's stay in order. */
+  private readonly busy = new Set<string>();
   private messages: ConsumerMessages | undefined;
   private running = false;
   private loops: Promise<void>[] = [];
@@ -30,7 +32,7 @@ export class IngestWorker implements OnApplicationBootstrap, BeforeApplicationSh
   ) {}
 
   async onApplicationBootstrap() {
-    const spec = readingsConsumer(this.bus, this.config.INGEST_MAX_ACK_PENDING);
+    const spec = readingsConsumer(this.bus, this.config.INGEST_MAX_ACK_PENDING, this.config.INGEST_ACK_WAIT_SECONDS);
     const consumer = await this.js.consumers.get(spec.stream, spec.durable);
     this.running = true;
     this.messages = await consumer.consume({
@@ -51,13 +53,23 @@ export class IngestWorker implements OnApplicationBootstrap, BeforeApplicationSh
         continue;
       }
       // Whole devices per batch, so the concurrent batches do not queue on each other's device locks.
-      const batch = takeBatch(this.queue, this.config.INGEST_BATCH_MESSAGES, (msg) => deviceOfSubject(msg.subject));
+      const batch = takeBatch(this.queue, this.config.INGEST_BATCH_MESSAGES, (msg) => deviceOfSubject(msg.subject), this.busy);
+      if (batch.length === 0) {
+        // Everything queued belongs to devices another loop is writing: wait for it (or for new messages).
+        await new Promise<void>((resolve) => this.waiting.push(resolve));
+        continue;
+      }
+      const devices = new Set(batch.map((msg) => deviceOfSubject(msg.subject)));
+      for (const device of devices) this.busy.add(device);
       try {
         await this.processor.process(batch);
       } catch (error) {
         // Not expected (the processor handles its errors); the batch comes back after ack_wait.
         this.logger.error(`batch failed: ${String(error)}`);
         await new Promise((resolve) => setTimeout(resolve, 1000));
+      } finally {
+        for (const device of devices) this.busy.delete(device);
+        if (this.queue.length > 0) this.waiting.shift()?.();
       }
     }
   }

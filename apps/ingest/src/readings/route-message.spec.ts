@@ -28,6 +28,26 @@ describe('routeMessage', () => {
     });
   });
 
+  it('accepts a device alarm, channel default 1, and dead-letters a bad one with the reason', () => {
+    expect(routeMessage(msg('meter.alarms.acme.3', { code: 'TAMPER', state: 'raised', at: '2026-11-21T10:00:00Z' }), NOW)).toEqual({
+      kind: 'alarm',
+      update: { orgId: 'acme', deviceId: 3, seq: 7, alarm: { code: 'TAMPER', state: 'raised', at: Date.UTC(2026, 10, 21, 10), channel: 1 } },
+    });
+    expect(routeMessage(msg('meter.alarms.acme.3', { code: 'FIRE', state: 'raised', at: '2026-11-21T10:00:00Z' }), NOW)).toMatchObject({
+      kind: 'dead',
+      deadLetterKind: 'alarms',
+      reason: expect.stringMatching(/^code: /),
+    });
+    expect(routeMessage(msg('meter.alarms.acme.3', { code: 'DRY', state: 'open', at: '2026-11-21T10:00:00Z' }), NOW)).toMatchObject({
+      kind: 'dead',
+      reason: expect.stringMatching(/^state: /),
+    });
+    expect(routeMessage(msg('meter.alarms.acme.3', { code: 'DRY', state: 'raised', at: '2026-11-24T10:00:00Z' }), NOW)).toMatchObject({
+      kind: 'dead',
+      reason: 'at is more than 24 h in the future',
+    });
+  });
+
   it.each([
     ['meter.readings.acme.0', { read_at: '2026-11-21T10:00:00Z', value: 1 }, 'unknown', /device_id/],
     ['meter.readings.acme.1.2', { read_at: '2026-11-21T10:00:00Z', value: 1 }, 'unknown', /subject/],

@@ -1,10 +1,13 @@
-import { deviceMessage, parseMeterSubject, readingMessage, readReadingMessage } from '@meter/contracts';
-import type { DeviceUpdate, ReadingRow } from '@meter/readings';
+import { alarmMessage, deviceMessage, parseMeterSubject, readingMessage, readReadingMessage } from '@meter/contracts';
+import type { AlarmUpdate, DeviceUpdate, ReadingRow } from '@meter/read-model';
 import type { z } from 'zod';
 
 /** What the ingest makes of one bus message. */
 export type RoutedMessage =
-  { kind: 'readings'; rows: ReadingRow[] } | { kind: 'device'; update: DeviceUpdate } | { kind: 'dead'; deadLetterKind: string; reason: string };
+  | { kind: 'readings'; rows: ReadingRow[] }
+  | { kind: 'device'; update: DeviceUpdate }
+  | { kind: 'alarm'; update: AlarmUpdate }
+  | { kind: 'dead'; deadLetterKind: string; reason: string };
 
 export interface IncomingMessage {
   /** subject without the bus prefix */
@@ -38,6 +41,12 @@ export function routeMessage(message: IncomingMessage, nowMs: number): RoutedMes
       kind: 'device',
       update: { orgId: subject.orgId, deviceId: subject.deviceId, seq: message.seq, receivedAt: message.receivedAt, device: parsed.data },
     };
+  }
+  if (subject.kind === 'alarms') {
+    const parsed = alarmMessage.safeParse(payload);
+    if (!parsed.success) return dead(describe(parsed.error));
+    if (parsed.data.at > nowMs + MAX_FUTURE_MS) return dead('at is more than 24 h in the future');
+    return { kind: 'alarm', update: { orgId: subject.orgId, deviceId: subject.deviceId, seq: message.seq, alarm: parsed.data } };
   }
   const { orgId, deviceId } = subject;
   const seq = message.seq;

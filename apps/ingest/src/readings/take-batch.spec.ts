@@ -51,6 +51,14 @@ describe('takeBatch', () => {
     expect(seen.sort()).toEqual(all.sort());
   });
 
+  it('leaves the devices of batches still being written queued, in order', () => {
+    const queue = ['a:1', 'b:1', 'a:2', 'c:1'];
+    expect(takeBatch(queue, 10, device, new Set(['a']))).toEqual(['b:1', 'c:1']);
+    expect(queue).toEqual(['a:1', 'a:2']);
+    expect(takeBatch(queue, 10, device, new Set(['a']))).toEqual([]);
+    expect(takeBatch(queue, 10, device, new Set())).toEqual(['a:1', 'a:2']);
+  });
+
   it('names a device by the last two tokens of its subject, whatever the kind and prefix', () => {
     expect(deviceOfSubject('bench1.meter.readings.acme.42')).toBe('acme.42');
     expect(deviceOfSubject('meter.devices.acme.42')).toBe('acme.42');

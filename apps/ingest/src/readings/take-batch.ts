@@ -5,13 +5,17 @@
  * rarely share a device and never wait for each other's device lock. A
  * device with more than `max` queued messages fills a batch by itself; one
  * that does not fit waits for the next batch while smaller ones fill this one.
- * The messages left keep their order.
+ * The messages left keep their order. A device in `busy` (a batch of it is
+ * still being written) is left queued, so a device's messages are written
+ * in the order they arrived: a settings change before the readings it
+ * governs, an alarm's raise before its clear.
  */
-export function takeBatch<T>(queue: T[], max: number, deviceOf: (item: T) => string): T[] {
-  if (queue.length <= max) return queue.splice(0, queue.length);
+export function takeBatch<T>(queue: T[], max: number, deviceOf: (item: T) => string, busy: ReadonlySet<string> = new Set()): T[] {
+  if (queue.length <= max && busy.size === 0) return queue.splice(0, queue.length);
   const byDevice = new Map<string, T[]>();
   for (const item of queue) {
     const device = deviceOf(item);
+    if (busy.has(device)) continue;
     const list = byDevice.get(device);
     if (list) list.push(item);
     else byDevice.set(device, [item]);

@@ -1,11 +1,20 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SealedDataError, type KeyRing } from '@meter/crypto';
-import type { VaultDeleteRequest, VaultEntrySummary, VaultEntryType, VaultListRequest, VaultOpenRequest, VaultUpsertRequest } from '@meter/contracts';
+import {
+  isVaultEntryId,
+  type VaultDeleteRequest,
+  type VaultEntrySummary,
+  type VaultEntryType,
+  type VaultListRequest,
+  type VaultOpenRequest,
+  type VaultUpsertRequest,
+} from '@meter/contracts';
 import { appendAudit } from '../audit/audit-outbox';
 import { AuditRelay } from '../audit/audit-relay';
 import { findDataKey } from '../keys/data-keys';
 import { RootKeyRing } from '../keys/root-key-ring';
+import { Deadline } from '@meter/messaging';
 import { validateEntryInput } from './entry-input';
 import { openEntry, type EntryRef } from './entry-seal';
 import { maskFields } from './mask';
@@ -39,7 +48,6 @@ async function retryOnUniqueViolation<T>(work: () => Promise<T>, attempts = 3): 
 const unreadableMessage = (row: EntryRow, error: SealedDataError) =>
   `vault entry ${row.id} of organization ${row.org_id} does not open (${error.problem}): altered, moved or its key is missing`;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const refOf = (row: EntryRow): EntryRef => ({ org: row.org_id, entry: row.id, namespace: row.namespace, type: row.type, version: row.version });
 
 /** The vault's use cases; every query is scoped to the requesting organization. */
@@ -54,7 +62,7 @@ export class VaultEntriesService {
   ) {}
 
   /** Creates or replaces the entry of (namespace, type); its id stays, its version goes up. */
-  async upsert(request: VaultUpsertRequest): Promise<StoredEntry> {
+  async upsert(request: VaultUpsertRequest, deadline = Deadline.none): Promise<StoredEntry> {
     const validation = validateEntryInput(request.entry);
     if (!validation.ok) {
       throw new VaultFailure({
@@ -66,7 +74,13 @@ export class VaultEntriesService {
     // A new data key must be wrapped under the current active root key, even right after a rotation.
     await this.rootRing.refresh();
     const result = await retryOnUniqueViolation(() =>
-      this.withRing((ring) => this.dataSource.transaction((sql) => storeEntry(sql, ring, request.org_id, request.actor, validation.entry))),
+      this.withRing((ring) =>
+        this.dataSource.transaction(async (sql) => {
+          const stored = await storeEntry(sql, ring, request.org_id, request.actor, validation.entry);
+          deadline.check(); // past it, the sender has given up: roll back rather than commit late
+          return stored;
+        }),
+      ),
     );
     this.relay.nudge();
     return result;
@@ -106,8 +120,8 @@ export class VaultEntriesService {
   }
 
   /** Deletes the row, so the sealed data is gone; the audit event keeps only metadata. */
-  async delete(request: VaultDeleteRequest): Promise<{ id: string }> {
-    if (!UUID.test(request.entry_id)) throw entryNotFound();
+  async delete(request: VaultDeleteRequest, deadline = Deadline.none): Promise<{ id: string }> {
+    if (!isVaultEntryId(request.entry_id)) throw entryNotFound();
     const deleted = await this.dataSource.transaction(async (sql) => {
       const rows: Pick<EntryRow, 'id' | 'namespace' | 'type' | 'version'>[] = await sql.query(
         `WITH gone AS (DELETE FROM vault.entries WHERE org_id = $1 AND id = $2 RETURNING id, namespace, type, version) SELECT * FROM gone`,
@@ -123,6 +137,7 @@ export class VaultEntriesService {
         entry_type: row.type,
         version: row.version,
       });
+      deadline.check(); // past it, the sender has given up: roll back rather than commit late
       return row;
     });
     if (!deleted) throw entryNotFound();

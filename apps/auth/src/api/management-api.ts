@@ -1,0 +1,85 @@
+import type { AppConfig } from '@meter/config';
+import { buildOpenApiDocument, ProblemException, problemResponse, type ApiDefinition } from '@meter/http';
+import { DATABASE_UNAVAILABLE_ANSWERS } from '@meter/persistence';
+import type { OpenAPIObject } from 'openapi3-ts/oas31';
+import { AuthModule } from '../auth.module';
+
+export const BEARER_SCHEME = 'Bearer';
+
+/** What AdminSessionGuard answers a request without a live session. */
+const NOT_AUTHENTICATED = problemResponse(
+  'The request has no live session: `missing_authorization`, `malformed_authorization` or `invalid_session` (unknown, expired or ended; log in again).',
+  {
+    missing_authorization: {
+      summary: 'No Authorization header',
+      problem: new ProblemException(401, 'missing_authorization', 'send Authorization: Bearer <access_token> from POST /login'),
+    },
+    malformed_authorization: {
+      summary: 'Not `Bearer <access_token>`',
+      problem: new ProblemException(401, 'malformed_authorization', 'expected Authorization: Bearer <access_token>'),
+    },
+    invalid_session: {
+      summary: 'An expired or ended session',
+      problem: new ProblemException(401, 'invalid_session', 'the session token is unknown, expired or ended; log in again'),
+    },
+  },
+  {
+    'WWW-Authenticate': {
+      required: true,
+      description: 'The scheme to authenticate with.',
+      schema: { type: 'string' },
+      example: 'Bearer error="invalid_token"',
+    },
+  },
+);
+
+/** The management API (auth) at {management_url}. */
+export const MANAGEMENT_API: ApiDefinition = {
+  info: {
+    title: 'Meter management API',
+    version: '1.0.0',
+    description: [
+      'Login, API credentials for the consumption API and the organization vault. Every route but `POST /login` needs the Bearer session token it issues.',
+      '',
+      'Errors are `application/problem+json` (RFC 9457) with a stable `code`. docs/management-api.md explains the decisions behind each answer.',
+      '',
+      '```sh',
+      'MANAGEMENT_URL=http://localhost:8081',
+      "TOKEN=$(curl -sS $MANAGEMENT_URL/login -H 'Content-Type: application/json' \\",
+      '  -d \'{"email":"ada.lovelace@riverside-water.example","password":"correct horse battery staple"}\' | jq -r .access_token)',
+      'curl -sS $MANAGEMENT_URL/org-api-credentials -H "Authorization: Bearer $TOKEN" -H \'Content-Type: application/json\' \\',
+      '  -d \'{"name":"Billing export","type":"secret","scopes":["meter:consumption:read"]}\'',
+      '```',
+    ].join('\n'),
+  },
+  servers: [
+    {
+      url: '{management_url}',
+      description: 'The management API (auth)',
+      variables: { management_url: { default: 'http://localhost:8081', description: 'Where the management API is published' } },
+    },
+  ],
+  securitySchemes: {
+    [BEARER_SCHEME]: {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'The opaque `access_token` of POST /login, valid for `expires_in` seconds (SESSION_TTL_SECONDS).',
+    },
+  },
+  security: [{ [BEARER_SCHEME]: [] }],
+  tags: [
+    { name: 'Sessions', description: 'Log in and out.' },
+    { name: 'Credentials', description: 'API credentials that sign requests to the consumption API.' },
+    { name: 'Vault', description: 'Sealed storage credentials of the organization; readable back only masked.' },
+    { name: 'Exports', description: "Batch exports: each night the organization's daily consumption, written to its own S3, Azure or GCS storage." },
+    { name: 'Webhooks', description: 'Endpoints that receive alert and export events, signed per Standard Webhooks 1.0, and their deliveries.' },
+  ],
+  sharedResponses: { 401: NOT_AUTHENTICATED },
+  // Sessions, admins and credentials live in Postgres: every route, POST /login included, needs it.
+  everyOperation: DATABASE_UNAVAILABLE_ANSWERS,
+};
+
+/** The management API's OpenAPI document: what docs/openapi/management.json holds and the auth process serves at /docs. */
+export function managementApiDocument(config: AppConfig): Promise<OpenAPIObject> {
+  return buildOpenApiDocument(MANAGEMENT_API, AuthModule.forRoot(config));
+}

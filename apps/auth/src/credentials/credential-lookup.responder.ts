@@ -1,0 +1,85 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import type { Msg, NatsConnection, Subscription } from '@nats-io/nats-core';
+import { DataSource } from 'typeorm';
+import {
+  CREDENTIAL_LOOKUP_QUEUE_GROUP,
+  credentialLookupReply,
+  credentialLookupRequest,
+  credentialLookupSubject,
+  type BusNames,
+  type CredentialLookupReply,
+} from '@meter/contracts';
+import { BUS, NATS } from '@meter/messaging';
+import { DatabaseOutage } from '@meter/persistence';
+import { envelopeOf, type StoredEventRow } from '../events/event-store';
+
+/** The latest event of each credential event type, oldest first: folded in order, they give the current state. */
+const LATEST_CREDENTIAL_EVENTS = `
+  SELECT seq, event_id, type, aggregate_id, org_id, version, occurred_at, payload FROM (
+    SELECT DISTINCT ON (e.type) e.*
+      FROM auth.credentials c JOIN auth.events e ON e.aggregate_id = c.id
+     WHERE c.access_key = $1
+       AND e.type IN ('credential.created', 'credential.revoked', 'credential.cidrs_changed', 'credential.secret_resealed')
+     ORDER BY e.type, e.version DESC
+  ) latest ORDER BY version`;
+
+const encoder = new TextEncoder();
+
+/**
+ * Answers the gateways' `auth.credentials.lookup` requests with the
+ * credential's events (docs/gateway-security.md, "A credential the gateway
+ * has not seen yet"). Auth commits a credential before it answers 201, so a
+ * gateway that asks after the 201 always finds it.
+ */
+@Injectable()
+export class CredentialLookupResponder implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('credential-lookup');
+  private subscription?: Subscription;
+
+  constructor(
+    @Inject(NATS) private readonly nc: NatsConnection,
+    @Inject(BUS) private readonly bus: BusNames,
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(DatabaseOutage) private readonly outage: DatabaseOutage,
+  ) {}
+
+  onModuleInit() {
+    this.subscription = this.nc.subscribe(credentialLookupSubject(this.bus), {
+      queue: CREDENTIAL_LOOKUP_QUEUE_GROUP,
+      callback: (error, message) => {
+        if (error) return this.logger.warn(`lookup subscription: ${error.message}`);
+        void this.answer(message);
+      },
+    });
+  }
+
+  async onApplicationShutdown() {
+    await this.subscription?.drain().catch(() => undefined);
+  }
+
+  private async answer(message: Msg) {
+    let reply: CredentialLookupReply;
+    try {
+      reply = await this.lookup(message.data);
+    } catch (error) {
+      if (!this.outage.report(error)) this.logger.warn(`credential lookup failed: ${error instanceof Error ? error.message : String(error)}`);
+      reply = { status: 'unavailable' };
+    }
+    message.respond(encoder.encode(JSON.stringify(reply)));
+  }
+
+  /** The reply to one request; a request that is not a lookup is answered `unknown`. */
+  async lookup(data: Uint8Array): Promise<CredentialLookupReply> {
+    let request;
+    try {
+      request = credentialLookupRequest.safeParse(JSON.parse(new TextDecoder().decode(data)));
+    } catch {
+      return { status: 'unknown' };
+    }
+    if (!request.success) return { status: 'unknown' };
+    const rows = (await this.dataSource.query(LATEST_CREDENTIAL_EVENTS, [request.data.access_key])) as StoredEventRow[];
+    if (rows.length === 0) return { status: 'unknown' };
+    // Validated as the gateway will: what auth appended passed the same schemas.
+    return credentialLookupReply.parse({ status: 'found', events: rows.map(envelopeOf) });
+  }
+}

@@ -1,0 +1,13 @@
+import type { ServiceStore } from '@meter/persistence';
+import { authStore } from '@meter/auth';
+import { integrationsStore } from '@meter/integrations';
+import { readModelStore } from '@meter/read-model';
+import { vaultStore } from '@meter/vault';
+
+/** Every Postgres schema of the platform and its owner's migrations, in the order they run. */
+export const SERVICE_STORES: Record<string, ServiceStore> = {
+  auth: authStore,
+  vault: vaultStore,
+  ingest: readModelStore,
+  integrations: integrationsStore,
+};

@@ -1,0 +1,72 @@
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import type { JetStreamClient } from '@nats-io/jetstream';
+import { Counter, Gauge } from 'prom-client';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '@meter/config';
+import type { BusNames } from '@meter/contracts';
+import { Metrics, ReadinessRegistry } from '@meter/http';
+import { BUS, JETSTREAM, jetStreamRowPublisher, OutboxRelay, relayReadiness, type SubjectOutboxRow } from '@meter/messaging';
+import { DatabaseOutage } from '@meter/persistence';
+import { ALERT_OUTBOX } from '@meter/read-model';
+
+/**
+ * Publishes the alert events that batches and the silence check committed to
+ * the outbox (`ingest.alert_outbox`) to OUTBOUND_EVENTS, in order, with
+ * `Nats-Msg-Id` = event id, marking each only after JetStream acknowledged
+ * it: a crash in between publishes it again and the stream drops the copy.
+ * One relay of all replicas publishes at a time; every commit wakes them
+ * (NOTIFY from the outbox's trigger), a poll covers a lost notification.
+ */
+@Injectable()
+export class AlertEventsRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('alert-events');
+  private readonly relay: OutboxRelay<SubjectOutboxRow>;
+
+  constructor(
+    @Inject(DataSource) dataSource: DataSource,
+    @Inject(JETSTREAM) js: JetStreamClient,
+    @Inject(BUS) bus: BusNames,
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(Metrics) metrics: Metrics,
+    @Inject(ReadinessRegistry) private readonly readiness: ReadinessRegistry,
+    @Inject(DatabaseOutage) outage: DatabaseOutage,
+  ) {
+    const published = new Counter({
+      name: 'ingest_alert_events_published_total',
+      help: 'Alert events published to OUTBOUND_EVENTS',
+      registers: [metrics.registry],
+    });
+    const oldest = () => this.relay.oldestPendingSeconds();
+    new Gauge({
+      name: 'ingest_alert_outbox_oldest_pending_seconds',
+      help: 'Age of the oldest alert event not yet acknowledged by JetStream (0 when none)',
+      registers: [metrics.registry],
+      async collect() {
+        this.set(await oldest().catch(() => 0));
+      },
+    });
+    this.relay = new OutboxRelay(dataSource, ALERT_OUTBOX, jetStreamRowPublisher(js, bus), {
+      databaseUrl: config.DATABASE_URL,
+      pollMs: config.OUTBOX_POLL_MS,
+      outage,
+      log: { warn: (fields, message) => this.logger.warn(`${message} ${JSON.stringify(fields)}`), info: (_f, message) => this.logger.log(message) },
+      onPublished: (count) => published.inc(count),
+    });
+  }
+
+  async onApplicationBootstrap() {
+    // An alert event waiting more than 30 s for the bus makes /readyz report `alert-events` degraded; ingest keeps writing.
+    this.readiness.register(relayReadiness('alert-events', this.relay));
+    await this.relay.start();
+  }
+
+  /** Before NATS drains, so an in-flight publish finishes or stays pending for the next start. */
+  async beforeApplicationShutdown() {
+    await this.relay.stop();
+  }
+
+  /** Publish now: called after a commit that may have appended events. */
+  nudge(): void {
+    this.relay.nudge();
+  }
+}

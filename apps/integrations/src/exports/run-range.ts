@@ -1,0 +1,68 @@
+import { addDays, datesBetween, isLocalDate, localDateOf, offsetAt, startOfLocalDay, wallClockAsUtc, type LocalDate } from '@meter/consumption';
+import { MAX_RUN_DAYS } from '@meter/contracts';
+import type { FieldError } from './integration-input';
+
+export interface RunRange {
+  from: LocalDate;
+  to: LocalDate;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The body of POST /integrations/{id}/runs: `{from, to}` local dates of the
+ * integration's zone, both included, `from <= to`, at most 366 days, not
+ * after today; no body (or `{}`) is yesterday.
+ */
+export function readRunRange(body: unknown, now: number, zone: string): { ok: true; value: RunRange } | { ok: false; errors: FieldError[] } {
+  const today = localDateOf(now, zone);
+  const yesterday = addDays(today, -1);
+  if (body === undefined || body === null) return { ok: true, value: { from: yesterday, to: yesterday } };
+  if (!isObject(body)) return { ok: false, errors: [{ field: 'body', message: 'must be a JSON object {"from", "to"} or empty' }] };
+  const errors: FieldError[] = Object.keys(body)
+    .filter((field) => field !== 'from' && field !== 'to')
+    .map((field) => ({ field, message: 'is not a known field' }));
+  const date = (field: 'from' | 'to'): LocalDate | undefined => {
+    const value = body[field];
+    if (value === undefined) return undefined;
+    if (typeof value === 'string' && isLocalDate(value)) return value;
+    errors.push({ field, message: 'must be a local date YYYY-MM-DD' });
+    return undefined;
+  };
+  const from = date('from');
+  const to = date('to');
+  if (errors.length) return { ok: false, errors };
+  if (from === undefined && to === undefined) return { ok: true, value: { from: yesterday, to: yesterday } };
+  if (from === undefined || to === undefined) {
+    const missing = from === undefined ? 'from' : 'to';
+    return { ok: false, errors: [{ field: missing, message: `is required with ${missing === 'from' ? 'to' : 'from'}` }] };
+  }
+  if (from > to) errors.push({ field: 'from', message: `must not be after to (${to})` });
+  else if (datesBetween(from, to).length > MAX_RUN_DAYS) errors.push({ field: 'to', message: `must be at most ${MAX_RUN_DAYS} days from from, both included` });
+  if (to > today) errors.push({ field: 'to', message: `must not be after today (${today} in ${zone})` });
+  if (errors.length) return { ok: false, errors };
+  return { ok: true, value: { from, to } };
+}
+
+/**
+ * The next instant after `after` at which the local clock of `zone` shows
+ * `at` (HH:MM). On a day whose DST change skips that time, the first instant
+ * after the gap.
+ */
+export function nextScheduledInstant(at: string, zone: string, after: number): number {
+  const [hour, minute] = at.split(':').map(Number);
+  let date = localDateOf(after, zone);
+  for (;;) {
+    const instant = localTimeOn(date, hour, minute, zone);
+    if (instant > after) return instant;
+    date = addDays(date, 1);
+  }
+}
+
+function localTimeOn(date: LocalDate, hour: number, minute: number, zone: string): number {
+  const [year, month, day] = date.split('-').map(Number);
+  const wall = wallClockAsUtc(year, month, day, hour, minute);
+  const guess = wall - offsetAt(wall, zone);
+  const instant = wall - offsetAt(guess, zone);
+  return Math.max(instant, startOfLocalDay(date, zone));
+}

@@ -1,0 +1,11 @@
+import { createSchemaMigration, type ServiceStore } from '@meter/persistence';
+import { ExportTables1764100000001 } from './1764100000001-export-tables';
+import { ExportJobs1764100000002 } from './1764100000002-export-jobs';
+import { Webhooks1764200000000 } from './webhooks.migration';
+
+/** The integrations service's tables (exports, webhooks) live in the `integrations` schema; migrations in order. */
+export const integrationsStore: ServiceStore = {
+  schema: 'integrations',
+  migrations: [createSchemaMigration('integrations'), ExportTables1764100000001, ExportJobs1764100000002, Webhooks1764200000000],
+  entities: [],
+};

@@ -1,0 +1,180 @@
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Counter } from 'prom-client';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, webhookPrivateUrlsAllowed, type AppConfig } from '@meter/config';
+import type { KeyRing } from '@meter/crypto';
+import { Metrics } from '@meter/http';
+import { signWebhook } from '@meter/signing';
+import { DatabaseOutage } from '@meter/persistence';
+import { nextAttemptAt } from './retry-schedule';
+import { postWebhook, type AttemptOutcome } from './send-webhook';
+import { openWebhookSecret, WEBHOOK_RING } from './webhook-secrets';
+
+/** A 2xx within this delivers (Standard Webhooks receivers answer fast and work later). */
+export const DELIVERY_TIMEOUT_MS = 15_000;
+/** A claimed delivery is hidden from other workers this long: past the attempt's time limit, so a crashed worker's claims come back. */
+const CLAIM_SECONDS = 45;
+const POLL_MS = 1000;
+
+interface Claimed {
+  id: string;
+  org_id: string;
+  endpoint_id: string;
+  event_id: string;
+  attempts: number;
+  max_attempts: number;
+  url: string;
+  sealed_secret: string;
+  previous_sealed_secret: string | null;
+  previous_valid: boolean | null;
+  body: string;
+}
+
+/**
+ * Sends due deliveries (docs/alerts-and-webhooks.md): claims them with
+ * `FOR UPDATE SKIP LOCKED` and a lease in `next_attempt_at`, so any number
+ * of integrations replicas share the work and a crashed one's claims come
+ * back; signs each attempt with the endpoint's secrets (the previous one too
+ * during a rotation); records the outcome: 2xx delivered, 410 disables the
+ * endpoint, anything else waits for the next step of the schedule, then
+ * fails. Nothing leaves the table until it is delivered or failed, so a
+ * restart loses nothing.
+ */
+@Injectable()
+export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('webhooks');
+  private readonly attempts: Counter<'outcome'>;
+  private readonly allowPrivate: boolean;
+  private readonly inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  private running = false;
+  private loop?: Promise<void>;
+  private wakeUp?: () => void;
+  private woken = false;
+
+  constructor(
+    @Inject(DataSource) private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(WEBHOOK_RING) private readonly ring: KeyRing,
+    @Inject(DatabaseOutage) private readonly outage: DatabaseOutage,
+    @Inject(Metrics) metrics: Metrics,
+  ) {
+    this.allowPrivate = webhookPrivateUrlsAllowed(config);
+    this.attempts = new Counter({
+      name: 'integrations_webhook_attempts_total',
+      help: 'Webhook delivery attempts by outcome: delivered, retry, failed (no attempts left), gone (410: endpoint disabled)',
+      labelNames: ['outcome'],
+      registers: [metrics.registry],
+    });
+  }
+
+  onApplicationBootstrap() {
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Look for due deliveries now (a new event fanned out, a retry asked for). */
+  wake(): void {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  /** Stops claiming; attempts under way are cut short and handed back as due at once, uncounted. */
+  async beforeApplicationShutdown() {
+    this.running = false;
+    this.wake();
+    for (const { controller } of this.inFlight.values()) controller.abort();
+    await this.loop;
+    await Promise.all([...this.inFlight.values()].map((f) => f.done));
+  }
+
+  private async run() {
+    while (this.running) {
+      let claimed: Claimed[] = [];
+      const room = this.config.WEBHOOK_DELIVERY_CONCURRENCY - this.inFlight.size;
+      this.woken = false;
+      if (room > 0) {
+        try {
+          claimed = await this.claim(room);
+        } catch (error) {
+          if (!this.outage.report(error)) this.logger.warn(`claiming deliveries failed, will retry: ${(error as Error).message}`);
+        }
+      }
+      for (const delivery of claimed) this.start(delivery);
+      // A full claim may have left more due: look again at once; otherwise wait for a wake-up or the poll.
+      if (claimed.length === room && room > 0) continue;
+      if (!this.woken) await new Promise<void>((resolve) => ((this.wakeUp = resolve), setTimeout(resolve, POLL_MS)));
+      this.wakeUp = undefined;
+    }
+  }
+
+  private async claim(limit: number): Promise<Claimed[]> {
+    return this.db.query(
+      `WITH due AS (
+         SELECT d.id FROM integrations.webhook_deliveries d
+         JOIN integrations.webhook_endpoints e ON e.id = d.endpoint_id AND e.status = 'enabled'
+         WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+         ORDER BY d.next_attempt_at LIMIT $1 FOR UPDATE OF d SKIP LOCKED
+       ), claimed AS (
+         UPDATE integrations.webhook_deliveries d SET next_attempt_at = now() + $2 * interval '1 second' FROM due WHERE d.id = due.id RETURNING d.*
+       )
+       SELECT c.id, c.org_id, c.endpoint_id, c.event_id, c.attempts, c.max_attempts, e.url, e.sealed_secret, e.previous_sealed_secret,
+         e.previous_secret_expires_at > now() AS previous_valid, ev.body
+       FROM claimed c JOIN integrations.webhook_endpoints e ON e.id = c.endpoint_id JOIN integrations.webhook_events ev ON ev.event_id = c.event_id`,
+      [limit, CLAIM_SECONDS],
+    );
+  }
+
+  private start(delivery: Claimed) {
+    const controller = new AbortController();
+    const done = this.attempt(delivery, controller.signal)
+      .catch((error: unknown) => {
+        if (!this.outage.report(error)) this.logger.warn(`delivery ${delivery.id}: ${(error as Error).message}`);
+      })
+      .finally(() => {
+        this.inFlight.delete(delivery.id);
+        this.wake();
+      });
+    this.inFlight.set(delivery.id, { controller, done });
+  }
+
+  private async attempt(delivery: Claimed, signal: AbortSignal) {
+    const secrets = [delivery.sealed_secret, ...(delivery.previous_sealed_secret && delivery.previous_valid ? [delivery.previous_sealed_secret] : [])].map(
+      (sealed) => openWebhookSecret(this.ring, delivery.org_id, delivery.endpoint_id, sealed),
+    );
+    const headers = signWebhook(secrets, delivery.event_id, Math.floor(Date.now() / 1000), delivery.body);
+    const outcome = await postWebhook(delivery.url, headers, delivery.body, { allowPrivate: this.allowPrivate, timeoutMs: DELIVERY_TIMEOUT_MS, signal });
+    if (signal.aborted && !this.running) {
+      // Stopping: the attempt did not finish; it is due again at once for whoever runs next.
+      await this.db.query(`UPDATE integrations.webhook_deliveries SET next_attempt_at = now() WHERE id = $1 AND status = 'pending'`, [delivery.id]);
+      return;
+    }
+    await this.record(delivery, outcome);
+  }
+
+  private async record(delivery: Claimed, outcome: AttemptOutcome) {
+    const attempts = delivery.attempts + 1;
+    const status = 'status' in outcome ? outcome.status : null;
+    const error = 'error' in outcome ? outcome.error : status !== null && (status < 200 || status > 299) ? `the receiver answered ${status}` : null;
+    const delivered = status !== null && status >= 200 && status <= 299;
+    const gone = status === 410;
+    const next = delivered || gone ? null : nextAttemptAt(attempts, delivery.max_attempts, this.config.WEBHOOK_RETRY_SCHEDULE_SECONDS, Date.now());
+    const state = delivered ? 'delivered' : next === null ? 'failed' : 'pending';
+    this.attempts.inc({ outcome: delivered ? 'delivered' : gone ? 'gone' : state === 'failed' ? 'failed' : 'retry' });
+    await this.db.transaction(async (m) => {
+      await m.query(
+        `UPDATE integrations.webhook_deliveries SET attempts = $2, status = $3, last_status_code = $4, last_error = $5,
+           next_attempt_at = $6, last_attempt_at = now() WHERE id = $1`,
+        [delivery.id, attempts, state, status, error, next === null ? null : new Date(next).toISOString()],
+      );
+      if (gone) {
+        await m.query(
+          `UPDATE integrations.webhook_endpoints SET status = 'disabled', updated_at = now(),
+             disabled_reason = 'the receiver answered 410 Gone at ' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+           WHERE id = $1`,
+          [delivery.endpoint_id],
+        );
+      }
+    });
+    if (gone) this.logger.warn(`webhook endpoint ${delivery.endpoint_id} of ${delivery.org_id} answered 410 Gone: disabled`);
+  }
+}

@@ -1,0 +1,60 @@
+import type { OutboundEventType, WebhookDeliveryView, WebhookEndpointView } from '@meter/contracts';
+
+/** `webhook_endpoints` as the handlers read it. */
+export interface EndpointRow {
+  id: string;
+  org_id: string;
+  url: string;
+  events: OutboundEventType[];
+  description: string | null;
+  status: 'enabled' | 'disabled';
+  disabled_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const ENDPOINT_COLUMNS = 'id, org_id, url, events, description, status, disabled_reason, created_at, updated_at';
+
+export const endpointView = (r: EndpointRow): WebhookEndpointView => ({
+  id: r.id,
+  url: r.url,
+  events: r.events,
+  description: r.description,
+  status: r.status,
+  disabled_reason: r.disabled_reason,
+  created_at: r.created_at.toISOString(),
+  updated_at: r.updated_at.toISOString(),
+});
+
+/** `webhook_deliveries` as listed. */
+export interface DeliveryRow {
+  id: string;
+  event_id: string;
+  type: OutboundEventType;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: Date | null;
+  created_at: Date;
+  last_attempt_at: Date | null;
+}
+
+export const DELIVERY_COLUMNS = 'id, event_id, type, status, attempts, last_status_code, last_error, next_attempt_at, created_at, last_attempt_at';
+
+export const deliveryView = (r: DeliveryRow): WebhookDeliveryView => ({
+  id: r.id,
+  event_id: r.event_id,
+  type: r.type,
+  status: r.status,
+  attempts: r.attempts,
+  last_status_code: r.last_status_code,
+  last_error: r.last_error,
+  next_attempt_at: r.next_attempt_at?.toISOString() ?? null,
+  created_at: r.created_at.toISOString(),
+  last_attempt_at: r.last_attempt_at?.toISOString() ?? null,
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Ids that are not UUIDs name nothing (and never reach a uuid cast). */
+export const isUuid = (text: string) => UUID.test(text);

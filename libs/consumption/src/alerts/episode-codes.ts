@@ -1,0 +1,40 @@
+/**
+ * Alert episodes (docs/alerts-and-webhooks.md): per device and channel, open
+ * then cleared. Three codes are computed from the readings, one from the
+ * clock, and six are device alarms that collectors report.
+ */
+export const READING_ALERT_CODES = ['LEAK', 'BURST', 'NO_FLOW'] as const;
+export type ReadingAlertCode = (typeof READING_ALERT_CODES)[number];
+
+/** Judged by the clock: the latest reading is older than the device's `max_silence_hours`. */
+export const NO_COMMUNICATION = 'NO_COMMUNICATION';
+
+/** Alarms a collector raises and clears on `meter.alarms.<org_id>.<device_id>`. */
+export const DEVICE_ALARM_CODES = ['TAMPER', 'LOW_BATTERY', 'REVERSE_FLOW', 'DRY', 'MAGNETIC', 'OTHER'] as const;
+export type DeviceAlarmCode = (typeof DEVICE_ALARM_CODES)[number];
+
+/** Every episode code, in the order a day's or a panel's alerts list them. */
+export const EPISODE_CODES = [...READING_ALERT_CODES, NO_COMMUNICATION, ...DEVICE_ALARM_CODES] as const;
+export type EpisodeCode = (typeof EPISODE_CODES)[number];
+
+export type EpisodeState = 'open' | 'cleared';
+
+/** The device fields the rules read (in the device's unit), with the documented defaults. */
+export interface AlertSettings {
+  /** An hour is still when it holds at most this much. */
+  leakThresholdPerHour: number;
+  /** null: BURST is off. */
+  burstThresholdPerHour: number | null;
+  noFlowDays: number;
+  maxSilenceHours: number;
+  /** IANA zone of the device: NO_FLOW counts its local days. */
+  timeZone: string;
+}
+
+export const DEFAULT_ALERT_SETTINGS: AlertSettings = {
+  leakThresholdPerHour: 0,
+  burstThresholdPerHour: null,
+  noFlowDays: 30,
+  maxSilenceHours: 48,
+  timeZone: 'UTC',
+};

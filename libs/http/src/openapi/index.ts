@@ -1,0 +1,6 @@
+export * from './build-document';
+export * from './collect-controllers';
+export * from './documented';
+export * from './merge-responses';
+export * from './responses';
+export * from './serve-openapi';

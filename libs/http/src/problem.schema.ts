@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/** One invalid input of a `validation_failed` answer. */
+export const fieldErrorSchema = z
+  .object({
+    field: z.string().meta({ description: 'The field, parameter or header: `device_id`, `scopes[1]`, `data.token`, `X-Timezone`, `body`.' }),
+    message: z.string().meta({ description: 'What is wrong with it, for a person.' }),
+  })
+  .meta({ id: 'FieldError' });
+
+export type FieldError = z.infer<typeof fieldErrorSchema>;
+
+/**
+ * RFC 9457 problem details with the platform's stable `code`: the body of
+ * every error answer (application/problem+json). Loose, as RFC 9457 allows
+ * extension members.
+ */
+export const problemSchema = z
+  .looseObject({
+    type: z.url().meta({ description: 'Names the kind of problem: `https://errors.meter.example/<code>`.' }),
+    title: z.string().meta({ description: 'The HTTP status text.' }),
+    status: z.int().min(400).max(599).meta({ description: 'The HTTP status code.' }),
+    detail: z.string().meta({ description: 'What happened, for a person; never a secret or a stack trace.' }),
+    code: z.string().meta({ description: 'Stable machine-readable reason; each answer lists the codes it may carry.' }),
+    request_id: z.string().optional().meta({ description: 'The `X-Request-Id` of the request: quote it when reporting a problem.' }),
+    errors: z.array(fieldErrorSchema).optional().meta({ description: 'With `validation_failed`: every invalid field.' }),
+    retry_after: z.int().min(1).optional().meta({ description: "With the gateway's `rate_limited`: the seconds of `Retry-After`." }),
+  })
+  .meta({ id: 'Problem', description: 'RFC 9457 problem details with a stable `code`.' });
+
+export type Problem = z.infer<typeof problemSchema>;

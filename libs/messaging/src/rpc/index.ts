@@ -1,0 +1,4 @@
+export * from './deadline';
+export * from './rpc-failure';
+export * from './rpc-server';
+export * from './rpc-client';

@@ -1,0 +1,44 @@
+import { outboundEvent, outboundEventSubject, type OutboundEvent } from '@meter/contracts';
+import type { Queryable } from '../records';
+import { derivedUuid } from './derived-id';
+import { episodeView, type EpisodeRow } from './episode-row';
+
+/** NOTIFY channel of new alert events (a trigger on the outbox); the relays LISTEN. */
+export const ALERT_EVENTS_CHANNEL = 'ingest_alert_events';
+
+/** The relay's view of the outbox (OutboxRelay in @meter/messaging; rows `{seq, event_id, subject, payload}`): ingest publishes it to OUTBOUND_EVENTS. */
+export const ALERT_OUTBOX = {
+  name: 'ingest-alerts',
+  selectPending: 'SELECT seq, event_id, subject, payload FROM ingest.alert_outbox WHERE published_at IS NULL ORDER BY seq LIMIT $1',
+  markPublished: 'UPDATE ingest.alert_outbox SET published_at = now() WHERE seq = ANY($1::bigint[])',
+  oldestPendingAge: 'SELECT extract(epoch FROM now() - min(created_at))::float8 AS age FROM ingest.alert_outbox WHERE published_at IS NULL',
+  lockId: 74_210_401,
+  listenChannel: ALERT_EVENTS_CHANNEL,
+};
+
+/**
+ * alert.raised or alert.cleared of an episode, as the webhooks deliver it.
+ * Its id derives from the episode's, so the same change is the same event.
+ */
+export function alertEvent(type: 'alert.raised' | 'alert.cleared', row: EpisodeRow): OutboundEvent {
+  const at = type === 'alert.raised' ? row.raised_at : row.cleared_at!;
+  const data = episodeView(row);
+  return outboundEvent.parse({
+    event_id: derivedUuid(`event\n${row.id}\n${type}`),
+    type,
+    org_id: row.org_id,
+    occurred_at: new Date(at).toISOString(),
+    // The raise is announced as it was at the moment it opened, even when the same batch also closed it.
+    data: type === 'alert.raised' ? { ...data, state: 'open', cleared_at: null } : data,
+  });
+}
+
+/** Appends events to the outbox in the caller's transaction; one already there is not added twice. */
+export async function appendAlertEvents(db: Queryable, events: readonly OutboundEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await db.query(
+    `INSERT INTO ingest.alert_outbox (event_id, subject, payload)
+     SELECT * FROM unnest($1::uuid[], $2::text[], $3::jsonb[]) ON CONFLICT (event_id) DO NOTHING`,
+    [events.map((e) => e.event_id), events.map((e) => outboundEventSubject(e.org_id, e.type)), events.map((e) => JSON.stringify(e))],
+  );
+}

@@ -1,0 +1,106 @@
+import type { Interval, RaisedEpisode, RegisterReading } from '@meter/consumption';
+import type { ClientBase } from 'pg';
+import Cursor from 'pg-cursor';
+import { PACKED_INTERVALS, intervalsByChannel } from './read-model-sql';
+import { epochMsAt } from './packed-intervals';
+
+/**
+ * What the batch export reads of one channel of one device for one local
+ * day: the same intervals the history route reads for it, and the readings
+ * around the day's two ends for the register columns.
+ */
+export interface ChannelDay {
+  deviceId: number;
+  channel: number;
+  unit: string;
+  decimalPlaces: number;
+  /** the channel's stored intervals overlapping [start, end), as `intervalsOverlapping` */
+  intervals: Interval[];
+  /** the latest reading at or before the day's start, and the first after it */
+  startBefore?: RegisterReading;
+  startAfter?: RegisterReading & { reset: boolean };
+  /** the same around the day's end (the next day's start) */
+  endBefore?: RegisterReading;
+  endAfter?: RegisterReading & { reset: boolean };
+  /** the channel's alert episodes raised inside the day, oldest first (its alerts list their codes, as history's do) */
+  raised: RaisedEpisode[];
+}
+
+/** One reading as 17 bytes: `timestamptz_send(read_at)` (8), `float8send(value)` (8), `boolsend(reset)` (1). */
+const READING_AT = (op: '<=' | '>', at: string) => `
+  (SELECT timestamptz_send(r.read_at) || float8send(r.value) || boolsend(r.reset) FROM ingest.readings r
+   WHERE r.org_id = d.org_id AND r.device_id = d.device_id AND r.channel = c.channel AND r.read_at ${op} ${at}
+   ORDER BY r.read_at ${op === '<=' ? 'DESC' : 'ASC'} LIMIT 1)`;
+
+/**
+ * One row per device and channel of the organization activated before the
+ * day's end, ordered by device id then channel: what one export day needs,
+ * in one pass over the devices' primary key with index probes per channel.
+ */
+const EXPORT_DAY_SQL = `
+  SELECT d.device_id::float8 AS device_id, c.channel, d.unit, d.decimal_places,
+    ${PACKED_INTERVALS('$2::timestamptz', '$3::timestamptz')} AS packed,
+    ${READING_AT('<=', '$2::timestamptz')} AS start_before,
+    ${READING_AT('>', '$2::timestamptz')} AS start_after,
+    ${READING_AT('<=', '$3::timestamptz')} AS end_before,
+    ${READING_AT('>', '$3::timestamptz')} AS end_after,
+    (SELECT coalesce(json_agg(json_build_object('code', e.code, 'raisedAt', (extract(epoch from e.raised_at) * 1000)::float8, 'message', e.message)
+                              ORDER BY e.raised_at), '[]'::json)
+     FROM ingest.alert_episodes e
+     WHERE e.org_id = d.org_id AND e.device_id = d.device_id AND e.channel = c.channel
+       AND e.raised_at >= $2::timestamptz AND e.raised_at < $3::timestamptz) AS raised
+  FROM ingest.devices d CROSS JOIN LATERAL generate_series(1, d.channels) AS c(channel)
+  WHERE d.org_id = $1 AND d.activated_at < $3::timestamptz
+  ORDER BY d.device_id, c.channel`;
+
+interface ExportDayRow {
+  device_id: number;
+  channel: number;
+  unit: string;
+  decimal_places: number;
+  packed: Buffer;
+  start_before: Buffer | null;
+  start_after: Buffer | null;
+  end_before: Buffer | null;
+  end_after: Buffer | null;
+  raised: RaisedEpisode[];
+}
+
+function reading(bytes: Buffer | null): (RegisterReading & { reset: boolean }) | undefined {
+  if (bytes === null) return undefined;
+  return { readAt: epochMsAt(bytes, 0), value: bytes.readDoubleBE(8), reset: bytes[16] !== 0 };
+}
+
+function toChannelDay(r: ExportDayRow): ChannelDay {
+  return {
+    deviceId: r.device_id,
+    channel: r.channel,
+    unit: r.unit,
+    decimalPlaces: r.decimal_places,
+    intervals: intervalsByChannel([r]).get(r.channel) ?? [],
+    startBefore: reading(r.start_before),
+    startAfter: reading(r.start_after),
+    endBefore: reading(r.end_before),
+    endAfter: reading(r.end_after),
+    raised: r.raised,
+  };
+}
+
+/**
+ * Streams one local day [start, end) of an organization's fleet through a
+ * server-side cursor, `batchRows` rows at a time, so memory does not grow
+ * with the fleet. Run it inside the caller's transaction on `client`
+ * (REPEATABLE READ gives every batch the same snapshot).
+ */
+export async function* streamExportDay(client: ClientBase, orgId: string, start: number, end: number, batchRows = 2000): AsyncGenerator<ChannelDay[]> {
+  const cursor = client.query(new Cursor<ExportDayRow>(EXPORT_DAY_SQL, [orgId, new Date(start).toISOString(), new Date(end).toISOString()]));
+  try {
+    for (;;) {
+      const rows = await cursor.read(batchRows);
+      if (rows.length === 0) return;
+      yield rows.map(toChannelDay);
+    }
+  } finally {
+    await cursor.close();
+  }
+}

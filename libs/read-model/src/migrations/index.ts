@@ -1,0 +1,26 @@
+import { createSchemaMigration, type ServiceStore } from '@meter/persistence';
+import { AlertEpisodes1764200000000 } from './alerts.migration';
+import { DeviceSettings1764000000000 } from './device-settings.migration';
+import { DevicesChangedNotify1763800000002 } from './devices-changed-notify.migration';
+import { NoJit1763800000001 } from './no-jit.migration';
+import { ReadModel1763800000000 } from './read-model.migration';
+import { ReadingChanges1764100000000 } from './reading-changes.migration';
+
+/**
+ * The read model's tables live in the `ingest` schema (ingest writes them, the
+ * gateway reads them); migrations in order. The schema name also names the
+ * migrations' bookkeeping table (`public.ingest_migrations`), so it stays.
+ */
+export const readModelStore: ServiceStore = {
+  schema: 'ingest',
+  migrations: [
+    createSchemaMigration('ingest'),
+    ReadModel1763800000000,
+    NoJit1763800000001,
+    DevicesChangedNotify1763800000002,
+    DeviceSettings1764000000000,
+    ReadingChanges1764100000000,
+    AlertEpisodes1764200000000,
+  ],
+  entities: [],
+};

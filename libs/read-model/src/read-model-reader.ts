@@ -1,0 +1,114 @@
+import type { Interval } from '@meter/consumption';
+import { DEVICE_COLUMNS, intervalsByChannel, PACKED_INTERVALS, RUNNING_TOTAL_AT, toDevice, type DeviceRow } from './read-model-sql';
+import type { DeviceRecord, LatestReading, Queryable } from './records';
+
+/** The organization's devices with the given ids; ids of other organizations are simply absent. */
+export async function findDevices(db: Queryable, orgId: string, deviceIds: readonly number[]): Promise<Map<number, DeviceRecord>> {
+  const rows: DeviceRow[] = await db.query(`SELECT ${DEVICE_COLUMNS} FROM ingest.devices WHERE org_id = $1 AND device_id = ANY($2::bigint[])`, [
+    orgId,
+    deviceIds,
+  ]);
+  return new Map(rows.map((r) => [r.device_id, toDevice(r)]));
+}
+
+/** One page of the organization's devices ordered by id, after `afterId`; asks for one more to know if more exist. */
+export async function listDevices(db: Queryable, orgId: string, afterId: number, limit: number): Promise<{ devices: DeviceRecord[]; hasMore: boolean }> {
+  const rows: DeviceRow[] = await db.query(`SELECT ${DEVICE_COLUMNS} FROM ingest.devices WHERE org_id = $1 AND device_id > $2 ORDER BY device_id LIMIT $3`, [
+    orgId,
+    afterId,
+    limit + 1,
+  ]);
+  return { devices: rows.slice(0, limit).map(toDevice), hasMore: rows.length > limit };
+}
+
+/**
+ * The stored intervals of each channel of a device (1..its `channels`) that overlap [from, to),
+ * oldest first: those ending inside it (or exactly at `from`, for its reset), and the one spanning its end.
+ * Each channel's intervals come packed in one value (see packed-intervals.ts);
+ * channels without any are absent.
+ */
+export async function intervalsOverlapping(db: Queryable, orgId: string, deviceId: number, from: number, to: number): Promise<Map<number, Interval[]>> {
+  const rows: { channel: number; packed: Buffer }[] = await db.query(
+    `SELECT c.channel, ${PACKED_INTERVALS('$3', '$4')} AS packed
+     FROM ingest.devices d CROSS JOIN LATERAL generate_series(1, d.channels) AS c(channel)
+     WHERE d.org_id = $1 AND d.device_id = $2`,
+    [orgId, deviceId, new Date(from).toISOString(), new Date(to).toISOString()],
+  );
+  return intervalsByChannel(rows);
+}
+
+/**
+ * Consumption inside [from, to) per device and channel: the running total
+ * at `to` minus the one at `from`. The running total at an instant inside
+ * an interval leaves out the part of the interval's delta after it (linear
+ * spreading, as the library's `overlapShare`); before the first reading it
+ * is 0, after the last the last reading's. Two index probes per channel
+ * whatever the window's length.
+ */
+export async function consumptionInWindow(
+  db: Queryable,
+  orgId: string,
+  deviceIds: readonly number[],
+  from: number,
+  to: number,
+): Promise<Map<number, Map<number, number>>> {
+  const rows: { device_id: number; channel: number; total: number }[] = await db.query(
+    `SELECT d.device_id::float8 AS device_id, c.channel,
+       (${RUNNING_TOTAL_AT('$4')}) - (${RUNNING_TOTAL_AT('$3')}) AS total
+     FROM ingest.devices d CROSS JOIN LATERAL generate_series(1, d.channels) AS c(channel)
+     WHERE d.org_id = $1 AND d.device_id = ANY($2::bigint[])`,
+    [orgId, deviceIds, new Date(from).toISOString(), new Date(to).toISOString()],
+  );
+  const result = new Map<number, Map<number, number>>();
+  for (const r of rows) {
+    const channels = result.get(r.device_id) ?? new Map<number, number>();
+    channels.set(r.channel, r.total);
+    result.set(r.device_id, channels);
+  }
+  return result;
+}
+
+/** Channels with any stored interval overlapping [from, to), per device: the rest have NO_DATA there. */
+export async function coveredChannels(db: Queryable, orgId: string, deviceIds: readonly number[], from: number, to: number): Promise<Map<number, Set<number>>> {
+  const rows: { device_id: number; channel: number }[] = await db.query(
+    `SELECT d.device_id::float8 AS device_id, c.channel FROM ingest.devices d
+     CROSS JOIN LATERAL generate_series(1, d.channels) AS c(channel)
+     WHERE d.org_id = $1 AND d.device_id = ANY($2::bigint[]) AND EXISTS (
+       SELECT 1 FROM ingest.readings r WHERE r.org_id = d.org_id AND r.device_id = d.device_id AND r.channel = c.channel
+         AND r.read_at > $3 AND r.prev_read_at < $4)`,
+    [orgId, deviceIds, new Date(from).toISOString(), new Date(to).toISOString()],
+  );
+  const result = new Map<number, Set<number>>();
+  for (const r of rows) result.set(r.device_id, (result.get(r.device_id) ?? new Set()).add(r.channel));
+  return result;
+}
+
+/** Whether any register reset was read inside [from, to), per device and channel. */
+export async function resetsInWindow(db: Queryable, orgId: string, deviceIds: readonly number[], from: number, to: number): Promise<Set<string>> {
+  const rows: { device_id: number; channel: number }[] = await db.query(
+    `SELECT DISTINCT device_id::float8 AS device_id, channel FROM ingest.readings
+     WHERE org_id = $1 AND device_id = ANY($2::bigint[]) AND read_at >= $3 AND read_at < $4 AND reset`,
+    [orgId, deviceIds, new Date(from).toISOString(), new Date(to).toISOString()],
+  );
+  return new Set(rows.map((r) => `${r.device_id}:${r.channel}`));
+}
+
+/** The latest reading of each channel of each device (index scans backwards, one per channel). */
+export async function latestReadings(db: Queryable, orgId: string, deviceIds: readonly number[]): Promise<LatestReading[]> {
+  const rows: { device_id: number; channel: number; read_at: number; value: number }[] = await db.query(
+    `SELECT d.device_id::float8 AS device_id, c.channel, (extract(epoch from l.read_at) * 1000)::float8 AS read_at, l.value
+     FROM ingest.devices d
+     CROSS JOIN LATERAL generate_series(1, d.channels) AS c(channel)
+     CROSS JOIN LATERAL (SELECT read_at, value FROM ingest.readings r WHERE r.org_id = d.org_id AND r.device_id = d.device_id AND r.channel = c.channel
+                         ORDER BY r.read_at DESC LIMIT 1) l
+     WHERE d.org_id = $1 AND d.device_id = ANY($2::bigint[])`,
+    [orgId, deviceIds],
+  );
+  return rows.map((r) => ({ deviceId: r.device_id, channel: r.channel, readAt: r.read_at, value: r.value }));
+}
+
+/** How many readings the organization has stored: how far ingest has taken in what was published for it. */
+export async function storedReadingCount(db: Queryable, orgId: string): Promise<number> {
+  const [row]: { n: number }[] = await db.query(`SELECT count(*)::float8 AS n FROM ingest.readings WHERE org_id = $1`, [orgId]);
+  return row.n;
+}

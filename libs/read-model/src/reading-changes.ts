@@ -1,0 +1,141 @@
+import type { QueryRunner } from 'typeorm';
+import type { Queryable } from './records';
+
+/**
+ * Change tracking for the batch exports' restatement (docs/exports.md): each
+ * batch write records, per organization, the spans of time whose stored
+ * intervals it changed, stamped with its transaction id. A day exported under
+ * a snapshot that does not see such a change overlapping it is exported again.
+ */
+
+/** A span of one channel whose intervals a batch changed; `widen`: stretch it to the stored neighbours (late readings, corrections). */
+export interface ChangedSpan {
+  orgId: string;
+  deviceId: number;
+  channel: number;
+  /** epoch ms */
+  start: number;
+  end: number;
+  widen: boolean;
+}
+
+/**
+ * Records the batch's changed spans, merged per organization into islands of
+ * overlapping time (live traffic of a whole fleet is one row per batch). A
+ * late reading or a correction changes the intervals from its predecessor to
+ * its successor, so those spans are widened to them first.
+ */
+export async function recordReadingChanges(runner: QueryRunner, spans: readonly ChangedSpan[]): Promise<void> {
+  if (spans.length === 0) return;
+  await runner.query(
+    `WITH spans AS (
+       SELECT s.o AS org_id,
+         CASE WHEN s.w THEN coalesce((SELECT p.read_at FROM ingest.readings p WHERE p.org_id = s.o AND p.device_id = s.d AND p.channel = s.c
+                                        AND p.read_at < s.lo ORDER BY p.read_at DESC LIMIT 1), s.lo) ELSE s.lo END AS lo,
+         CASE WHEN s.w THEN coalesce((SELECT n.read_at FROM ingest.readings n WHERE n.org_id = s.o AND n.device_id = s.d AND n.channel = s.c
+                                        AND n.read_at > s.hi ORDER BY n.read_at LIMIT 1), s.hi) ELSE s.hi END AS hi
+       FROM unnest($1::text[], $2::bigint[], $3::smallint[], $4::timestamptz[], $5::timestamptz[], $6::bool[]) AS s(o, d, c, lo, hi, w)
+     ), reach AS (
+       SELECT org_id, lo, hi, max(hi) OVER (PARTITION BY org_id ORDER BY lo, hi ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS reached
+       FROM spans
+     ), islands AS (
+       SELECT org_id, lo, hi, count(*) FILTER (WHERE reached IS NULL OR lo > reached) OVER (PARTITION BY org_id ORDER BY lo, hi) AS island
+       FROM reach
+     )
+     INSERT INTO ingest.reading_changes (org_id, span_start, span_end)
+     SELECT org_id, min(lo), max(hi) FROM islands GROUP BY org_id, island`,
+    [
+      spans.map((s) => s.orgId),
+      spans.map((s) => s.deviceId),
+      spans.map((s) => s.channel),
+      spans.map((s) => new Date(s.start).toISOString()),
+      spans.map((s) => new Date(s.end).toISOString()),
+      spans.map((s) => s.widen),
+    ],
+  );
+}
+
+/**
+ * Appended readings as spans, merged per organization before they reach SQL:
+ * each channel's span runs from its stored latest reading (or its first
+ * appended one) to its last appended one.
+ */
+export function appendedSpans(
+  rows: readonly { orgId: string; deviceId: number; channel: number; readAt: number }[],
+  storedLatest: (row: { orgId: string; deviceId: number; channel: number }) => number | undefined,
+): ChangedSpan[] {
+  const perOrg = new Map<string, { start: number; end: number }[]>();
+  for (const row of rows) {
+    const start = Math.min(storedLatest(row) ?? row.readAt, row.readAt);
+    const list = perOrg.get(row.orgId) ?? [];
+    list.push({ start, end: row.readAt });
+    perOrg.set(row.orgId, list);
+  }
+  const spans: ChangedSpan[] = [];
+  for (const [orgId, list] of perOrg) {
+    list.sort((a, b) => a.start - b.start);
+    let current = { ...list[0] };
+    for (const span of list.slice(1)) {
+      if (span.start <= current.end) current.end = Math.max(current.end, span.end);
+      else {
+        spans.push({ orgId, deviceId: 0, channel: 0, ...current, widen: false });
+        current = { ...span };
+      }
+    }
+    spans.push({ orgId, deviceId: 0, channel: 0, ...current, widen: false });
+  }
+  return spans;
+}
+
+/** An exported day as the restatement sees it: its span and the snapshot its export read. */
+export interface ExportedSpan {
+  key: string;
+  /** epoch ms */
+  start: number;
+  end: number;
+  /** `pg_current_snapshot()` of the export, as text */
+  snapshot: string;
+}
+
+const spanArrays = (days: readonly ExportedSpan[]) => [
+  days.map((d) => d.key),
+  days.map((d) => new Date(d.start).toISOString()),
+  days.map((d) => new Date(d.end).toISOString()),
+  days.map((d) => d.snapshot),
+];
+
+/** The keys of the days a change overlaps that their export did not see (committed after its snapshot). */
+export async function daysChangedSinceExport(db: Queryable, orgId: string, days: readonly ExportedSpan[]): Promise<Set<string>> {
+  if (days.length === 0) return new Set();
+  const rows: { key: string }[] = await db.query(
+    `SELECT d.k AS key FROM unnest($2::text[], $3::timestamptz[], $4::timestamptz[], $5::text[]) AS d(k, s, e, snap)
+     WHERE EXISTS (SELECT 1 FROM ingest.reading_changes c
+                   WHERE c.org_id = $1 AND c.span_end >= d.s AND c.span_start <= d.e AND NOT pg_visible_in_snapshot(c.xid, d.snap::pg_snapshot))`,
+    [orgId, ...spanArrays(days)],
+  );
+  return new Set(rows.map((r) => r.key));
+}
+
+/** Organizations with recorded changes. */
+export async function organizationsWithChanges(db: Queryable): Promise<string[]> {
+  const rows: { org_id: string }[] = await db.query(`SELECT DISTINCT org_id FROM ingest.reading_changes`);
+  return rows.map((r) => r.org_id);
+}
+
+/**
+ * Deletes the organization's changes no export needs: every change older than
+ * `maxAgeDays`, and the others unless an exported day they overlap did not
+ * see them (those wait for the day's restatement). The caller must hold off
+ * the organization's exports meanwhile, so no export is between its snapshot
+ * and recording its day. Returns how many were deleted.
+ */
+export async function pruneReadingChanges(db: Queryable, orgId: string, exported: readonly ExportedSpan[], maxAgeDays: number): Promise<number> {
+  const result: [unknown[], number] = await db.query(
+    `DELETE FROM ingest.reading_changes c
+     WHERE c.org_id = $1 AND (c.changed_at < now() - make_interval(days => $6) OR NOT EXISTS (
+       SELECT 1 FROM unnest($2::text[], $3::timestamptz[], $4::timestamptz[], $5::text[]) AS d(k, s, e, snap)
+       WHERE c.span_end >= d.s AND c.span_start <= d.e AND NOT pg_visible_in_snapshot(c.xid, d.snap::pg_snapshot)))`,
+    [orgId, ...spanArrays(exported), maxAgeDays],
+  );
+  return Array.isArray(result) && typeof result[1] === 'number' ? result[1] : 0;
+}
