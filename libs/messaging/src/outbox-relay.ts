@@ -188,6 +188,21 @@ export interface SubjectOutboxRow {
   payload: unknown;
 }
 
+/**
+ * The outbox table of such rows (`seq`, `event_id`, `subject`, `payload`,
+ * `created_at`, `published_at`), as a relay reads it.
+ */
+export function subjectOutboxTable(spec: { table: string; name: string; lockId: number; listenChannel?: string }): OutboxTable<SubjectOutboxRow> {
+  return {
+    name: spec.name,
+    selectPending: `SELECT seq, event_id, subject, payload FROM ${spec.table} WHERE published_at IS NULL ORDER BY seq LIMIT $1`,
+    markPublished: `UPDATE ${spec.table} SET published_at = now() WHERE seq = ANY($1::bigint[])`,
+    oldestPendingAge: `SELECT extract(epoch FROM now() - min(created_at))::float8 AS age FROM ${spec.table} WHERE published_at IS NULL`,
+    lockId: spec.lockId,
+    listenChannel: spec.listenChannel,
+  };
+}
+
 /** The publisher of such rows: JSON to JetStream under the bus prefix, `Nats-Msg-Id` = event id, resolving on the ack. */
 export function jetStreamRowPublisher(js: JetStreamClient, bus: BusNames): (row: SubjectOutboxRow) => Promise<void> {
   return async (row) => {

@@ -2,6 +2,7 @@ export * from './ensure-database';
 export * from './probe-postgres';
 export * from './data-source';
 export * from './run-migrations';
+export * from './advisory-locks';
 export * from './persistence.module';
 export * from './create-schema.migration';
 export * from './prepared-queries';

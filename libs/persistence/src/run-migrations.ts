@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
+import { ADVISORY_LOCKS } from './advisory-locks';
 
-// Any fixed number works; it only has to be the same for every process.
-const MIGRATION_LOCK = 74_210_001;
+const MIGRATION_LOCK = ADVISORY_LOCKS.migrations;
 
 /**
  * Applies pending migrations under a Postgres advisory lock, so two

@@ -1,5 +1,6 @@
 import { authEvent, type AuthEvent } from '@meter/contracts';
 import { OutboxRelay as TableOutboxRelay, type OutboxRelayOptions, type OutboxTable } from '@meter/messaging';
+import { ADVISORY_LOCKS } from '@meter/persistence';
 import type { DataSource } from 'typeorm';
 import { envelopeOf, EVENTS_CHANNEL, type StoredEventRow } from './event-store';
 
@@ -15,7 +16,7 @@ const AUTH_EVENTS_OUTBOX: OutboxTable<StoredEventRow> = {
                     FROM auth.events WHERE published_at IS NULL ORDER BY seq LIMIT $1`,
   markPublished: 'UPDATE auth.events SET published_at = now() WHERE seq = ANY($1::bigint[])',
   oldestPendingAge: 'SELECT EXTRACT(EPOCH FROM now() - min(occurred_at))::float AS age FROM auth.events WHERE published_at IS NULL',
-  lockId: 74_210_301,
+  lockId: ADVISORY_LOCKS.authOutbox,
   listenChannel: EVENTS_CHANNEL,
 };
 

@@ -3,22 +3,10 @@ import type { JetStreamClient } from '@nats-io/jetstream';
 import { DataSource } from 'typeorm';
 import type { BusNames } from '@meter/contracts';
 import { ReadinessRegistry } from '@meter/http';
-import { BUS, JETSTREAM, jetStreamRowPublisher, OutboxRelay, relayReadiness, type OutboxTable } from '@meter/messaging';
+import { BUS, JETSTREAM, jetStreamRowPublisher, OutboxRelay, relayReadiness, subjectOutboxTable, type SubjectOutboxRow } from '@meter/messaging';
+import { ADVISORY_LOCKS } from '@meter/persistence';
 
-interface AuditOutboxRow {
-  seq: string;
-  event_id: string;
-  subject: string;
-  payload: unknown;
-}
-
-const AUDIT_OUTBOX: OutboxTable<AuditOutboxRow> = {
-  name: 'vault-audit',
-  selectPending: 'SELECT seq, event_id, subject, payload FROM vault.audit_outbox WHERE published_at IS NULL ORDER BY seq LIMIT $1',
-  markPublished: 'UPDATE vault.audit_outbox SET published_at = now() WHERE seq = ANY($1::bigint[])',
-  oldestPendingAge: 'SELECT extract(epoch FROM now() - min(created_at))::float8 AS age FROM vault.audit_outbox WHERE published_at IS NULL',
-  lockId: 74_210_302,
-};
+const AUDIT_OUTBOX = subjectOutboxTable({ table: 'vault.audit_outbox', name: 'vault-audit', lockId: ADVISORY_LOCKS.vaultAuditOutbox });
 
 /**
  * Publishes committed audit events from the outbox to VAULT_AUDIT, in
@@ -28,7 +16,7 @@ const AUDIT_OUTBOX: OutboxTable<AuditOutboxRow> = {
 @Injectable()
 export class AuditRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('vault-audit');
-  private readonly relay: OutboxRelay<AuditOutboxRow>;
+  private readonly relay: OutboxRelay<SubjectOutboxRow>;
 
   constructor(
     @Inject(DataSource) dataSource: DataSource,

@@ -1,4 +1,6 @@
 import { outboundEvent, outboundEventSubject, type OutboundEvent } from '@meter/contracts';
+import { subjectOutboxTable } from '@meter/messaging';
+import { ADVISORY_LOCKS } from '@meter/persistence';
 import type { Queryable } from '../records';
 import { derivedUuid } from './derived-id';
 import { episodeView, type EpisodeRow } from './episode-row';
@@ -6,15 +8,13 @@ import { episodeView, type EpisodeRow } from './episode-row';
 /** NOTIFY channel of new alert events (a trigger on the outbox); the relays LISTEN. */
 export const ALERT_EVENTS_CHANNEL = 'ingest_alert_events';
 
-/** The relay's view of the outbox (OutboxRelay in @meter/messaging; rows `{seq, event_id, subject, payload}`): ingest publishes it to OUTBOUND_EVENTS. */
-export const ALERT_OUTBOX = {
+/** The relay's view of the outbox: ingest publishes it to OUTBOUND_EVENTS. */
+export const ALERT_OUTBOX = subjectOutboxTable({
+  table: 'ingest.alert_outbox',
   name: 'ingest-alerts',
-  selectPending: 'SELECT seq, event_id, subject, payload FROM ingest.alert_outbox WHERE published_at IS NULL ORDER BY seq LIMIT $1',
-  markPublished: 'UPDATE ingest.alert_outbox SET published_at = now() WHERE seq = ANY($1::bigint[])',
-  oldestPendingAge: 'SELECT extract(epoch FROM now() - min(created_at))::float8 AS age FROM ingest.alert_outbox WHERE published_at IS NULL',
-  lockId: 74_210_401,
+  lockId: ADVISORY_LOCKS.alertOutbox,
   listenChannel: ALERT_EVENTS_CHANNEL,
-};
+});
 
 /**
  * alert.raised or alert.cleared of an episode, as the webhooks deliver it.

@@ -1,9 +1,10 @@
 import { noCommunicationMessage, silenceLimitPassedAt } from '@meter/consumption';
 import type { QueryRunner } from 'typeorm';
+import { ADVISORY_LOCKS } from '@meter/persistence';
 import { openEpisodes } from './episode-store';
 
 /** Advisory lock of the silence check: one evaluator at a time across every ingest replica. */
-export const SILENCE_CHECK_LOCK = 74_210_402;
+export const SILENCE_CHECK_LOCK = ADVISORY_LOCKS.silenceCheck;
 
 /**
  * NO_COMMUNICATION, judged by the clock (docs/alerts-and-webhooks.md): opens
