@@ -37,6 +37,9 @@ const SIZES = (process.env.BENCH_EXPORT_SIZES ?? '10000,100000').split(',').map(
 // The server's maintenance database: the benchmark creates (and drops) a database of its own there.
 const DATABASE_SERVER = process.env.BENCH_DATABASE_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+/** The integrations process's NODE_OPTIONS in deploy/ and compose. */
+const DEPLOYED_NODE_ARGS = '--max-old-space-size=192';
+const EXPORTER_NODE_ARGS = (process.env.BENCH_EXPORTER_NODE_ARGS ?? DEPLOYED_NODE_ARGS).split(' ').filter(Boolean);
 const RESULTS_START = '<!-- bench:export results: written by npm run bench:export -->';
 const RESULTS_END = '<!-- end of bench:export results -->';
 
@@ -153,8 +156,8 @@ async function main() {
       const integrations = startProcess(
         'apps/integrations/src/main.js',
         { ...env, INTEGRATIONS_PORT: String(port) },
-        // For measuring where the memory goes, e.g. BENCH_EXPORTER_NODE_ARGS=--max-semi-space-size=2
-        { nodeArgs: process.env.BENCH_EXPORTER_NODE_ARGS?.split(' ').filter(Boolean) },
+        // As deployed (deploy/base/apps/integrations.yaml, docker-compose.yml); BENCH_EXPORTER_NODE_ARGS='' runs V8's defaults.
+        { nodeArgs: EXPORTER_NODE_ARGS },
       );
       started.push(integrations);
       await waitFor(() => ready(port), 30_000, 'integrations ready');
@@ -221,7 +224,9 @@ function report(results: Result[]) {
     '',
     `Measured ${new Date().toISOString().slice(0, 10)} on this machine (${cpus().length} cores, shared; load average ${loadavg()
       .map((l) => l.toFixed(1))
-      .join(' ')} at the end), one day (${DAY}, UTC, CSV) per size, a fresh exporter process per size:`,
+      .join(
+        ' ',
+      )} at the end), one day (${DAY}, UTC, CSV) per size, a fresh exporter process per size (node ${EXPORTER_NODE_ARGS.join(' ') || 'with V8 defaults'}):`,
     '',
     '| devices | rows | data file | wall time | rows/s | exporter peak RSS |',
     '|---:|---:|---:|---:|---:|---:|',

@@ -222,6 +222,9 @@ export function configData(objects: K8sObject[]): Record<string, string> {
   return configMaps(objects).find((c) => /^meter-config(-[a-z0-9]{10})?$/.test(c.metadata.name))?.data ?? {};
 }
 
+/** The variables a process may be given: the config schema's, APP (which process) and Node's own NODE_OPTIONS (the integrations' heap cap). */
+export const KNOWN_ENV_NAMES: ReadonlySet<string> = new Set([...Object.keys(envSchema.shape), 'APP', 'NODE_OPTIONS']);
+
 /**
  * The environment of each container that runs our image, as the pod would see
  * it (ConfigMaps resolved, Secrets replaced by a well-formed stand-in), passes
@@ -230,7 +233,6 @@ export function configData(objects: K8sObject[]): Record<string, string> {
  */
 export function environmentProblems(objects: K8sObject[]): string[] {
   const problems: string[] = [];
-  const known = new Set([...Object.keys(envSchema.shape), 'APP']);
   const ring = 'k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
   const standIn: Record<string, string> = { uri: 'postgresql://meter:secret@meter-postgres-rw:5432/meter', ...Object.fromEntries(Object.keys(KEYRING_HOLDERS).map((k) => [k, ring])) };
   for (const o of objects.filter((x) => WORKLOADS.has(x.kind))) {
@@ -257,7 +259,7 @@ export function environmentProblems(objects: K8sObject[]): string[] {
           env[variable.name] = variable.value ?? '';
         }
       }
-      for (const name of Object.keys(env)) if (!known.has(name)) problems.push(`${where} sets ${name}, which the config schema does not know`);
+      for (const name of Object.keys(env)) if (!KNOWN_ENV_NAMES.has(name)) problems.push(`${where} sets ${name}, which the config schema does not know`);
       const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
       const parsed = envSchema.safeParse(cleaned);
       if (!parsed.success) problems.push(`${where}: invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
