@@ -71,7 +71,7 @@ describe('the real CLI with the built auth process', () => {
     expect(again.stderr).toMatch(/already exists/);
   });
 
-  it('through `npm run cli --`, as contract 2 writes it, stdout is that one JSON object (no npm banner repeating the password)', async () => {
+  it('through `npm run cli --`, as the README writes it, stdout is that one JSON object (no npm banner repeating the password)', async () => {
     const { stdout } = await promisify(execFile)(
       'npm',
       ['run', 'cli', '--', 'org', 'create', '--name', 'Via npm', '--admin-email', 'npm@example.test', '--admin-password', 'a long passphrase'],

@@ -100,7 +100,7 @@ describe('consumption routes through NATS, ingest and the signed gateway', () =>
     const november = await json(orgA, '/meter/v1/history?device_id=20&period=2026-11', 'America/New_York');
     expect(values(november)[0]).toBe('12.500'); // 2026-11-01 has 25 hours in New York
     const august = await json(orgA, '/meter/v1/history?device_id=20&period=2026-08', 'UTC');
-    expect(august.series[0].data_points[0]).toMatchObject({ value: '0', value_fmt: '0 m³', alerts: [{ code: 'NO_DATA' }] }); // contract 6: "0"
+    expect(august.series[0].data_points[0]).toMatchObject({ value: '0', value_fmt: '0 m³', alerts: [{ code: 'NO_DATA' }] }); // a NO_DATA day is exactly "0"
     expect(values(august).slice(24)).toEqual(Array(7).fill('12.000'));
     expect(august.summary).toBe('Average 2.710 m³ per day over 31 days; projected 360.000 m³ for the month ending 2026-11-30.');
   });

@@ -55,7 +55,8 @@ const keyRing = z
 
 /**
  * Every environment variable the platform reads, with the local defaults of
- * contract section 1. One schema: it validates at start and types the code.
+ * the README's configuration table. One schema: it validates at start and
+ * types the code.
  */
 export const envSchema = z
   .object({

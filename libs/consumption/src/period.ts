@@ -34,7 +34,7 @@ export function resolvePeriod(period: string, nowMs: number, zone: TimeZone): Pe
   if (year < FIRST_YEAR) return { ok: false, message: `period ${period} is before ${FIRST_YEAR}-01` };
   const first = formatLocalDate({ year, month, day: 1 });
   if (first > today) return { ok: false, message: `period ${period} is in the future (today is ${today} in ${zone})` };
-  // Contract 6: "YYYY-MM is that whole month", the current one too (its days to come have no readings yet:
+  // "YYYY-MM is that whole month", the current one too (its days to come have no readings yet:
   // NO_DATA). CURRENT_MONTH is the form that stops at today.
   const last = formatLocalDate({ year, month, day: daysInMonth(year, month) });
   return { ok: true, period, days: localDays(first, last, zone), chartType: 'BAR' };

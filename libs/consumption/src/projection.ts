@@ -4,7 +4,7 @@ import { addDays, daysInMonth, formatLocalDate, LocalDate, parseLocalDate } from
 import { flatTariff, monthCost, type Tariff } from './tariff';
 import { startOfLocalDay, localDateOf, TimeZone } from './time-zone';
 
-/** Days the 1st of a month averages over, having no completed day of its own (contract 6). */
+/** Days the 1st of a month averages over, having no completed day of its own (docs/consumption.md). */
 export const FIRST_DAY_LOOKBACK_DAYS = 7;
 
 /**
@@ -83,7 +83,7 @@ export function projectionFromConsumption(window: ProjectionWindow, windowConsum
   };
 }
 
-/** Contract 6 projection of the current local month from one channel's intervals. */
+/** The projection of the current local month (docs/consumption.md) from one channel's intervals. */
 export function projectMonth(intervals: readonly Interval[], nowMs: number, zone: TimeZone, pricing: number | Tariff): Projection {
   const window = projectionWindow(nowMs, zone);
   return projectionFromConsumption(window, consumptionBetween(intervals, window.from, window.to), pricing);

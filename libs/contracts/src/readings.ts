@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isValidTimeZone, parseUnit, UNITS, type Tariff } from '@meter/consumption';
 
 /**
- * Messages collectors publish (contract section 3). One schema per message:
+ * Messages collectors publish (docs/read-model.md). One schema per message:
  * it validates the bus payload and types the ingest code.
  *
  * - `meter.readings.<org_id>.<device_id>`: one reading or an array of them.
@@ -137,7 +137,7 @@ const MAX_PRICE = 1e9;
 const MAX_VOLUME = 1e12;
 
 /**
- * A tariff (contract section 10): a standing charge per day and increasing
+ * A tariff (docs/consumption.md): a standing charge per day and increasing
  * monthly blocks, each ending at a cumulative volume in the device's unit,
  * the last one open (`up_to: null`).
  */
@@ -174,7 +174,7 @@ export const deviceMessage = z.object({
   currency_symbol: z.string().min(1).max(8).optional(),
   /** Replaces price_per_unit when present; `null` removes the device's tariff. */
   tariff: tariffSchema.nullable().optional(),
-  /** Alert thresholds (contract section 9), in the device's unit. */
+  /** Alert thresholds (docs/alerts-and-webhooks.md), in the device's unit. */
   leak_threshold_per_hour: z.number().min(0).max(MAX_VOLUME).optional(),
   /** No default: BURST is off until set; `null` turns it off again. */
   burst_threshold_per_hour: z.number().gt(0).max(MAX_VOLUME).nullable().optional(),

@@ -5,7 +5,7 @@ import { PROBLEM_CONTENT_TYPE, ProblemException, validationFailed } from './prob
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id';
 
 /**
- * The problem (contract 7) for a request Node's HTTP parser refused before
+ * The problem+json answer for a request Node's HTTP parser refused before
  * any route saw it: a malformed header or request line, a bad Content-Length,
  * headers over the size limit, or a request that took too long to arrive.
  */

@@ -28,7 +28,7 @@ export interface ProblemAnswer {
 }
 
 /**
- * Turns any thrown value into the problem+json of contract section 7. An
+ * Turns any thrown value into an RFC 9457 problem+json answer. An
  * error no handler turned into a problem is a 503 with `Retry-After` when
  * one of `dependencies` recognises it as its outage, a 500 otherwise.
  */

@@ -28,7 +28,7 @@ function urlOf(dependency: Dependency, config: AppConfig): string {
 }
 
 const PROBES: Record<Dependency, (url: string, config: AppConfig) => Promise<void>> = {
-  // Creating the database first is part of "answers": contract section 1.
+  // Creating the database first is part of "answers": `DATABASE_URL` is created if absent (README).
   postgres: async (url) => {
     await ensureDatabase(url);
     await probePostgres(url);

@@ -11,7 +11,7 @@ export interface ServiceDefinition {
   port: (config: AppConfig) => number;
   dependencies: Dependency[];
   module: (config: AppConfig) => Type | DynamicModule;
-  /** The key rings the process loads: checked with the rest of the configuration (contract 1). */
+  /** The key rings the process loads: checked with the rest of the configuration. */
   keyRings?: KeyRingName[];
   /** Adapter-level set-up that must happen before routes are registered. */
   configure?: (app: NestFastifyApplication, config: AppConfig) => void | Promise<void>;

@@ -200,7 +200,7 @@ async function applyDeviceUpdate(runner: QueryRunner, update: DeviceUpdate) {
   }
 }
 
-/** Contract 3: a reading of an unknown device registers it; its earliest reading dates it. */
+/** A reading of an unknown device registers it; its earliest reading dates it. */
 async function registerUnknownDevices(runner: QueryRunner, rows: readonly ReadingRow[]) {
   type Seen = { orgId: string; deviceId: number; first: number; channels: number };
   const perDevice = new Map<string, Seen>();

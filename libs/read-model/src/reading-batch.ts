@@ -95,7 +95,7 @@ export type IntervalVisitor = (row: ReadingRow, prevReadAt: number | null, delta
 
 /**
  * Orders the batch by channel and time and computes each reading's interval
- * from its predecessor inside the batch (contract 6: a decrease is a reset).
+ * from its predecessor inside the batch (a decrease is a reset).
  * The first reading of each channel follows `stored` (the latest stored
  * reading, keyed `org\0device\0channel`) when given, else has no
  * predecessor; readings that land between stored ones are relinked in SQL.

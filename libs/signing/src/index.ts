@@ -1,4 +1,4 @@
-// SVC-HMAC request signing (spec 5.2, contract 6b): pure functions over
+// SVC-HMAC request signing (spec 5.2): pure functions over
 // node:crypto, shared by the gateway (verification) and integrators (signing).
 
 export {

@@ -1,4 +1,4 @@
-/** The two management routes the demo needs (contract section 4), over fetch. */
+/** The two management routes the demo needs (docs/management-api.md), over fetch. */
 export interface ApiCredential {
   id: string;
   access_key: string;

@@ -30,7 +30,7 @@ export interface DemoOptions {
 }
 
 /**
- * `npm run demo` (contract section 2), on a running platform (`npm start`):
+ * `npm run demo` (README, "Demo"), on a running platform (`npm start`):
  * a demo organization and admin with a fresh email (the `cli org create` use
  * case), a session (POST /login), an API credential (POST
  * /org-api-credentials), whose keys it prints at once; then simulated meters

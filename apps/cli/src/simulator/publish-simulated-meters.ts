@@ -60,7 +60,7 @@ export function plannedReadings(plan: SimulationPlan): number {
 }
 
 /**
- * What collectors would send (contract section 3): each meter's registration
+ * What collectors would send (docs/read-model.md): each meter's registration
  * (`meter.devices.<org>.<device>`), then its cumulative readings up to now
  * (`meter.readings.<org>.<device>`) in arrays of `perMessage`. Resolves once
  * JetStream has acknowledged every message.

@@ -1,6 +1,6 @@
 import { validationFailed } from '@meter/http';
 
-/** Contract 5: page size from `limit`, else `ipp`, else the default. */
+/** Page size from `limit`, else `ipp`, else the default. */
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 500;
 

@@ -4,7 +4,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * Opaque page tokens: a JSON payload naming the organization and where the
  * next page starts, MACed with keys the gateway holds under a context of its
  * own per list. A token edited by hand, issued to another organization or
- * for another list fails verification (contract 5: 400). Pure: the keys are
+ * for another list fails verification (a 400). Pure: the keys are
  * passed in (first signs, all verify, so keys can rotate).
  */
 export function signToken(keys: readonly Uint8Array[], context: string, payload: Record<string, unknown>): string {

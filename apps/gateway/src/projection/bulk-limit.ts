@@ -1,2 +1,2 @@
-/** Contract 5: projection/bulk takes 1..100 ids. */
+/** projection/bulk takes 1..100 ids. */
 export const MAX_BULK_DEVICES = 100;

@@ -15,7 +15,7 @@ export interface DeviceProjection {
 }
 
 /**
- * Contract 6 projection for many devices at once: the window's consumption
+ * The month projection (docs/consumption.md) for many devices at once: the window's consumption
  * is summed in SQL, one query per time zone in effect, and turned into the
  * projection by the consumption library, so the three projection routes,
  * history and the dashboard show the same numbers.

@@ -26,7 +26,7 @@ export interface RateLimiter {
   consume(key: string, limit: number, windowMs: number, stamp?: StampCheck): Promise<RateLimitDecision>;
 }
 
-/** Whole seconds, at least 1, for `Retry-After` (contract 7). */
+/** Whole seconds, at least 1, for `Retry-After` (docs/gateway-security.md). */
 export function retryAfterSeconds(decision: RateLimitDecision): number {
   return Math.max(1, Math.ceil(decision.resetMs / 1000));
 }

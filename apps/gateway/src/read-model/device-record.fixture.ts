@@ -1,6 +1,6 @@
 import type { DeviceRecord } from '@meter/read-model';
 
-/** A device record for tests: the registration defaults of contract 3, any field overridden. */
+/** A device record for tests: the registration defaults (docs/read-model.md), any field overridden. */
 export const deviceRecord = (deviceId: number, fields: Partial<DeviceRecord> = {}): DeviceRecord => ({
   deviceId,
   name: `Device ${deviceId}`,

@@ -37,7 +37,7 @@ const NOW = Date.UTC(2026, 10, 21, 10, 17);
 const START = Date.UTC(2026, 7, 25, 0, 0);
 const ZONES = ['UTC', 'Europe/Madrid', 'America/New_York', 'Asia/Kolkata', 'Asia/Kathmandu', 'Australia/Adelaide', 'Pacific/Chatham'];
 const PERIODS = ['7D', '15D', 'CURRENT_MONTH', '2026-09', '2026-10', '2026-11'];
-/** A day's value as the API writes it: "0" for a day the readings do not cover (contract 6), else 3 decimals. */
+/** A day's value as the API writes it: "0" for a day the readings do not cover, else 3 decimals. */
 const dayValue = (d: { value: number; alerts: { code: string }[] }, factor = 1) =>
   d.alerts.some((a) => a.code === 'NO_DATA') ? '0' : formatDecimal(d.value * factor, 3);
 

@@ -6,7 +6,7 @@ export function notOneValue(raw: unknown): string {
   return Array.isArray(raw) ? 'must be given once' : 'is required';
 }
 
-/** Device ids are positive integers (contract 3) that a JS number holds exactly. */
+/** Device ids are positive integers that a JS number holds exactly. */
 export function parseDeviceId(raw: unknown, field: string): number {
   if (typeof raw !== 'string' || !/^[1-9][0-9]{0,15}$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
     throw validationFailed([{ field, message: raw === undefined || Array.isArray(raw) ? notOneValue(raw) : 'must be a positive integer' }]);
@@ -14,7 +14,7 @@ export function parseDeviceId(raw: unknown, field: string): number {
   return Number(raw);
 }
 
-/** `X-Timezone` (contract 5): absent -> the device's zone; present, it must be an IANA name. */
+/** `X-Timezone`: absent -> the device's zone; present, it must be an IANA name. */
 export function requestedZone(header: string | string[] | undefined): string | undefined {
   if (header === undefined) return undefined;
   const value = Array.isArray(header) ? header[0] : header;

@@ -1,4 +1,4 @@
-/** The 401/403 codes of contract section 7. */
+/** The 401/403 codes of the gateway (docs/gateway-security.md). */
 export type AuthFailureCode =
   | 'missing_authorization'
   | 'malformed_authorization'

@@ -25,7 +25,7 @@ export interface AuthContext {
 export type AuthResult = { ok: true; caller: Caller } | AuthFailure;
 
 /**
- * The gateway's verification of one request, in the order of the issue:
+ * The gateway's verification of one request, in this order (docs/gateway-security.md):
  * header syntax, clock, credential, signature, scope, source address.
  * Pure: the clock and the credential view come in through `context`.
  * Details are fixed texts; none echoes the header, the key or a secret.

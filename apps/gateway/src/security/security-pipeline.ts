@@ -79,7 +79,7 @@ export class SecurityPipeline {
     app.useBodyParser('*', { bodyLimit }, async (_request: FastifyRequest, body: Buffer) => body);
     fastify.addHook('preHandler', (request, reply) => this.handle(request, reply));
     // Refusals made before the pipeline could run (a body over the limit) carry the source address's
-    // failure budget too (contract 7), and spend it: nothing in them was verified. (Fastify answers a path
+    // failure budget too, and spend it: nothing in them was verified. (Fastify answers a path
     // that does not decode through frameworkErrors, which runs no hooks: that 400 has no such headers.)
     fastify.addHook('onSend', (request, reply, payload, done) => {
       if (reply.statusCode < 400 || reply.hasHeader('ratelimit-policy') || isOpenRoute(request.routeOptions?.url)) return done(null, payload);
@@ -154,7 +154,7 @@ export class SecurityPipeline {
     request.body = body.body;
   }
 
-  /** An authentication failure: it spends the source address's budget, never the credential's (contract 6b). */
+  /** An authentication failure: it spends the source address's budget, never the credential's. */
   private async refuse(request: FastifyRequest, reply: FastifyReply, failure: AuthFailure, addressOf: () => string | undefined): Promise<FastifyReply> {
     const decision = await this.limiter.consume(sourceLimitKey(addressOf()), this.config.AUTH_FAILURE_LIMIT_PER_MINUTE);
     const headers = rateLimitHeaders(AUTH_FAILURE_POLICY, decision);

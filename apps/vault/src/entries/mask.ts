@@ -2,7 +2,7 @@ const HIDDEN = '****';
 
 /**
  * A hint that helps an admin recognise a value without revealing it
- * (contract 4): a fixed `****` (so the length is not shown) followed by at
+ * (docs/vault.md): a fixed `****` (so the length is not shown) followed by at
  * most the last 4 characters, and never more than a quarter of the value,
  * so values shorter than 4 characters show nothing of themselves.
  */

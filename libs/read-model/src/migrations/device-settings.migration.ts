@@ -1,11 +1,11 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Device settings of contract sections 9 and 10: a tariff (standing charge
- * and monthly blocks, replacing price_per_unit when set) and the thresholds
- * of the alert rules, in the device's unit. Existing devices get the
- * defaults: no tariff, leaks judged against 0, BURST off, NO_FLOW after 30
- * days, NO_COMMUNICATION after 48 hours.
+ * Device settings: a tariff (standing charge and monthly blocks, replacing
+ * price_per_unit when set) and the thresholds of the alert rules, in the
+ * device's unit. Existing devices get the defaults: no tariff, leaks judged
+ * against 0, BURST off, NO_FLOW after 30 days, NO_COMMUNICATION after 48
+ * hours.
  */
 export class DeviceSettings1764000000000 implements MigrationInterface {
   name = 'DeviceSettings1764000000000';
