@@ -98,7 +98,7 @@ describe('the vault service over NATS request/reply', () => {
     expect(opened).toMatchObject({ ok: true, result: { data: secrets.s3_identity } });
   });
 
-  describe('validation (spec 2.7): each violation names its field', () => {
+  describe('validation: each violation names its field', () => {
     const valid = secretsFor('valid');
     const fieldsOf = async (entry: unknown) => {
       const reply = await upsert('org-v', entry);

@@ -29,7 +29,7 @@ export interface ProjectionWindow {
   totalDaysInMonth: number;
 }
 
-/** Field names as the API shows them (spec 2.6); the caller adds unit, currency and device. */
+/** Field names as the projection route shows them; the caller adds unit, currency and device. */
 export interface Projection {
   days_used_for_calculation: number;
   total_days_in_month: number;

@@ -25,7 +25,7 @@ export function vaultSubject(bus: BusNames, operation: VaultOperation): string {
   return bus.subject(VAULT_SUBJECTS[operation]);
 }
 
-/** Spec 2.7: the data fields of each entry type and their maximum lengths in characters. */
+/** The data fields of each entry type and their maximum lengths in characters (docs/vault.md). */
 export const VAULT_ENTRY_FIELDS = {
   s3_identity: { access_key: 2048, secret_key: 2048, end_point: 2048, region: 100 },
   azure_identity: { tenant_id: 2048, client_id: 2048, client_secret: 2048, connection_string: 2048 },
@@ -52,7 +52,7 @@ const actor = z.string().min(1).max(200);
 export const vaultUpsertRequest = z.object({
   org_id: orgId,
   actor,
-  /** The admin's body as received; the vault validates it (spec 2.7), so errors name its fields. */
+  /** The admin's body as received; the vault validates it, so errors name its fields. */
   entry: z.unknown(),
 });
 export const vaultListRequest = z.object({ org_id: orgId, actor });

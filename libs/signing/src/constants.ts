@@ -1,4 +1,4 @@
-/** Authorization scheme name of the gateway API (spec 5.2). */
+/** Authorization scheme name of the gateway API. */
 export const SCHEME = 'SVC-HMAC';
 
 /** Access key prefix of secret credentials: requests are HMAC-signed. */

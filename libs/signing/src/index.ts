@@ -1,4 +1,4 @@
-// SVC-HMAC request signing (spec 5.2): pure functions over
+// SVC-HMAC request signing (README.md beside this folder): pure functions over
 // node:crypto, shared by the gateway (verification) and integrators (signing).
 
 export {

@@ -13,7 +13,7 @@ export interface SigningStringInput {
 }
 
 /**
- * Builds the string to sign (spec 5.2):
+ * Builds the string to sign (libs/signing/README.md):
  * `METHOD \n PATH \n QUERY \n body_sha256 \n TIMESTAMP`, no trailing LF.
  *
  * Throws `TypeError` on input that cannot come from a well-formed HTTP request

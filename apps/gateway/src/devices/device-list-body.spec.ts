@@ -6,7 +6,7 @@ import { deviceListBody } from './device-list-body';
 const device = (deviceId: number, name: string, activatedAt: number, channels: number): DeviceRecord => deviceRecord(deviceId, { name, activatedAt, channels });
 
 describe('deviceListBody', () => {
-  it('writes both list shapes of spec 2.2 with the same token in both', () => {
+  it('writes both list shapes (devices and items) with the same token in both', () => {
     const page = { devices: [device(3, 'Garden', Date.UTC(2026, 0, 2, 3, 4, 5, 6), 2), device(10, 'Kitchen "hot"', 0, 1)], hasMore: true };
     expect(JSON.parse(deviceListBody(page, 'tok.en'))).toEqual({
       rows: [

@@ -9,7 +9,7 @@ import { DEFAULT_PAGE_SIZE, pageSize } from './page-size';
 import { PAGE_TOKEN_KEYS } from './page-token-keys';
 import { signPageToken, verifyPageToken } from './page-token';
 
-/** Both list shapes of spec 2.2 in one object, ordered by id. */
+/** Both list shapes of the devices route in one object, ordered by id. */
 @Controller('meter/v1/devices')
 export class DevicesController {
   /**

@@ -17,7 +17,7 @@ export type EntryValidation = { ok: true; entry: EntryInput } | { ok: false; err
 
 const TOP_LEVEL = new Set(['namespace', 'type', 'data']);
 
-/** Spec 2.7 and docs/vault.md: every violation, each naming its field (`data.secret_key`). */
+/** docs/vault.md, Validation: every violation, each naming its field (`data.secret_key`). */
 export function validateEntryInput(body: unknown): EntryValidation {
   if (!isPlainObject(body)) return { ok: false, errors: [{ field: 'body', message: 'must be a JSON object' }] };
   const errors: FieldError[] = [];
