@@ -1,21 +1,18 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import { APP_CONFIG, type AppConfig } from '@meter/config';
 import type { BusNames } from '@meter/contracts';
 import { Metrics, ReadinessRegistry } from '@meter/http';
-import { BUS, JETSTREAM } from '@meter/messaging';
+import { BUS, JETSTREAM, OutboxRelayLifecycle } from '@meter/messaging';
 import { DatabaseOutage } from '@meter/persistence';
 import { Counter, Gauge } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { jetStreamPublisher } from './jetstream-publisher';
 import { OutboxRelay } from './outbox-relay';
 
-/** An event older than this still waiting for the bus makes /readyz report the outbox degraded. */
-const STALE_AFTER_SECONDS = 30;
-
 /** Runs the outbox relay for the life of the auth process. */
 @Injectable()
-export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class OutboxRelayService extends OutboxRelayLifecycle {
   private readonly logger = new Logger('outbox');
   readonly relay: OutboxRelay;
 
@@ -25,16 +22,18 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
     @Inject(BUS) bus: BusNames,
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(Metrics) metrics: Metrics,
-    @Inject(ReadinessRegistry) private readonly readiness: ReadinessRegistry,
+    @Inject(ReadinessRegistry) readiness: ReadinessRegistry,
     @Inject(DatabaseOutage) outage: DatabaseOutage,
   ) {
+    // Serving goes on while the bus is away (events wait in the table): `outbox` degrades after 30 s, it does not fail.
+    super('outbox', readiness);
     const published = new Counter({ name: 'auth_outbox_published_total', help: 'Auth events published to JetStream', registers: [metrics.registry] });
     const failures = new Counter({
       name: 'auth_outbox_publish_failures_total',
       help: 'Relay passes that stopped on a failed publish (retried)',
       registers: [metrics.registry],
     });
-    const oldest = this.oldestPendingSeconds.bind(this);
+    const oldest = () => this.relay.oldestPendingSeconds();
     new Gauge({
       name: 'auth_outbox_oldest_pending_seconds',
       help: 'Age of the oldest auth event not yet acknowledged by JetStream (0 when none)',
@@ -54,28 +53,5 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
       onPublished: (count) => published.inc(count),
       onFailure: () => failures.inc(),
     });
-  }
-
-  async onApplicationBootstrap() {
-    this.readiness.register({
-      name: 'outbox',
-      whenDown: 'degraded',
-      // Serving goes on while the bus is away (events wait in the table), so this degrades rather than fails.
-      check: async () => ((await this.oldestPendingSeconds()) > STALE_AFTER_SECONDS ? 'degraded' : undefined),
-    });
-    await this.relay.start();
-  }
-
-  /** Before NATS drains, so an in-flight publish finishes or stays pending for the next start. */
-  async beforeApplicationShutdown() {
-    await this.relay.stop();
-  }
-
-  nudge() {
-    this.relay.nudge();
-  }
-
-  private oldestPendingSeconds(): Promise<number> {
-    return this.relay.oldestPendingSeconds();
   }
 }

@@ -1,11 +1,11 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import { Counter, Gauge } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@meter/config';
 import type { BusNames } from '@meter/contracts';
 import { Metrics, ReadinessRegistry } from '@meter/http';
-import { BUS, JETSTREAM, jetStreamRowPublisher, OutboxRelay, relayReadiness, type SubjectOutboxRow } from '@meter/messaging';
+import { BUS, JETSTREAM, jetStreamRowPublisher, OutboxRelay, OutboxRelayLifecycle, type SubjectOutboxRow } from '@meter/messaging';
 import { DatabaseOutage } from '@meter/persistence';
 import { ALERT_OUTBOX } from '@meter/read-model';
 
@@ -18,9 +18,9 @@ import { ALERT_OUTBOX } from '@meter/read-model';
  * (NOTIFY from the outbox's trigger), a poll covers a lost notification.
  */
 @Injectable()
-export class AlertEventsRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class AlertEventsRelay extends OutboxRelayLifecycle {
   private readonly logger = new Logger('alert-events');
-  private readonly relay: OutboxRelay<SubjectOutboxRow>;
+  protected readonly relay: OutboxRelay<SubjectOutboxRow>;
 
   constructor(
     @Inject(DataSource) dataSource: DataSource,
@@ -28,9 +28,11 @@ export class AlertEventsRelay implements OnApplicationBootstrap, BeforeApplicati
     @Inject(BUS) bus: BusNames,
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(Metrics) metrics: Metrics,
-    @Inject(ReadinessRegistry) private readonly readiness: ReadinessRegistry,
+    @Inject(ReadinessRegistry) readiness: ReadinessRegistry,
     @Inject(DatabaseOutage) outage: DatabaseOutage,
   ) {
+    // An alert event waiting more than 30 s for the bus makes /readyz report `alert-events` degraded; ingest keeps writing.
+    super('alert-events', readiness);
     const published = new Counter({
       name: 'ingest_alert_events_published_total',
       help: 'Alert events published to OUTBOUND_EVENTS',
@@ -52,21 +54,5 @@ export class AlertEventsRelay implements OnApplicationBootstrap, BeforeApplicati
       log: { warn: (fields, message) => this.logger.warn(`${message} ${JSON.stringify(fields)}`), info: (_f, message) => this.logger.log(message) },
       onPublished: (count) => published.inc(count),
     });
-  }
-
-  async onApplicationBootstrap() {
-    // An alert event waiting more than 30 s for the bus makes /readyz report `alert-events` degraded; ingest keeps writing.
-    this.readiness.register(relayReadiness('alert-events', this.relay));
-    await this.relay.start();
-  }
-
-  /** Before NATS drains, so an in-flight publish finishes or stays pending for the next start. */
-  async beforeApplicationShutdown() {
-    await this.relay.stop();
-  }
-
-  /** Publish now: called after a commit that may have appended events. */
-  nudge(): void {
-    this.relay.nudge();
   }
 }

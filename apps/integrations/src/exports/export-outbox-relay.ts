@@ -1,9 +1,9 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import { DataSource } from 'typeorm';
 import type { BusNames } from '@meter/contracts';
 import { ReadinessRegistry } from '@meter/http';
-import { BUS, JETSTREAM, jetStreamRowPublisher, OutboxRelay, relayReadiness, subjectOutboxTable, type SubjectOutboxRow } from '@meter/messaging';
+import { BUS, JETSTREAM, jetStreamRowPublisher, OutboxRelay, OutboxRelayLifecycle, subjectOutboxTable, type SubjectOutboxRow } from '@meter/messaging';
 import { ADVISORY_LOCKS, DatabaseOutage } from '@meter/persistence';
 
 const EXPORT_OUTBOX = subjectOutboxTable({ table: 'integrations.export_outbox', name: 'export-events', lockId: ADVISORY_LOCKS.exportOutbox });
@@ -14,35 +14,21 @@ const EXPORT_OUTBOX = subjectOutboxTable({ table: 'integrations.export_outbox', 
  * event id, so a re-publish after a crash is dropped by the stream.
  */
 @Injectable()
-export class ExportOutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class ExportOutboxRelay extends OutboxRelayLifecycle {
   private readonly logger = new Logger('export-events');
-  private readonly relay: OutboxRelay<SubjectOutboxRow>;
+  protected readonly relay: OutboxRelay<SubjectOutboxRow>;
 
   constructor(
     @Inject(DataSource) dataSource: DataSource,
     @Inject(JETSTREAM) js: JetStreamClient,
     @Inject(BUS) bus: BusNames,
-    @Inject(ReadinessRegistry) private readonly readiness: ReadinessRegistry,
+    @Inject(ReadinessRegistry) readiness: ReadinessRegistry,
     @Inject(DatabaseOutage) outage: DatabaseOutage,
   ) {
+    super('export-events', readiness);
     this.relay = new OutboxRelay(dataSource, EXPORT_OUTBOX, jetStreamRowPublisher(js, bus), {
       log: { warn: (fields, message) => this.logger.warn(`${message} ${JSON.stringify(fields)}`) },
       outage,
     });
-  }
-
-  async onApplicationBootstrap() {
-    // An event waiting more than 30 s for the bus makes /readyz report `export-events` degraded.
-    this.readiness.register(relayReadiness('export-events', this.relay));
-    await this.relay.start();
-  }
-
-  async beforeApplicationShutdown() {
-    await this.relay.stop();
-  }
-
-  /** Publish soon: called after each commit that appended events. */
-  nudge(): void {
-    this.relay.nudge();
   }
 }

@@ -1,9 +1,9 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import { DataSource } from 'typeorm';
 import type { BusNames } from '@meter/contracts';
 import { ReadinessRegistry } from '@meter/http';
-import { BUS, JETSTREAM, jetStreamRowPublisher, OutboxRelay, relayReadiness, subjectOutboxTable, type SubjectOutboxRow } from '@meter/messaging';
+import { BUS, JETSTREAM, jetStreamRowPublisher, OutboxRelay, OutboxRelayLifecycle, subjectOutboxTable, type SubjectOutboxRow } from '@meter/messaging';
 import { ADVISORY_LOCKS } from '@meter/persistence';
 
 const AUDIT_OUTBOX = subjectOutboxTable({ table: 'vault.audit_outbox', name: 'vault-audit', lockId: ADVISORY_LOCKS.vaultAuditOutbox });
@@ -14,34 +14,20 @@ const AUDIT_OUTBOX = subjectOutboxTable({ table: 'vault.audit_outbox', name: 'va
  * dropped by the stream (the shared relay of `@meter/messaging`).
  */
 @Injectable()
-export class AuditRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class AuditRelay extends OutboxRelayLifecycle {
   private readonly logger = new Logger('vault-audit');
-  private readonly relay: OutboxRelay<SubjectOutboxRow>;
+  protected readonly relay: OutboxRelay<SubjectOutboxRow>;
 
   constructor(
     @Inject(DataSource) dataSource: DataSource,
     @Inject(JETSTREAM) js: JetStreamClient,
     @Inject(BUS) bus: BusNames,
-    @Inject(ReadinessRegistry) private readonly readiness: ReadinessRegistry,
+    @Inject(ReadinessRegistry) readiness: ReadinessRegistry,
   ) {
+    // An audit event waiting more than 30 s for the bus makes /readyz report `vault-audit` degraded; the vault keeps serving.
+    super('vault-audit', readiness);
     this.relay = new OutboxRelay(dataSource, AUDIT_OUTBOX, jetStreamRowPublisher(js, bus), {
       log: { warn: (fields, message) => this.logger.warn(`${message} ${JSON.stringify(fields)}`) },
     });
-  }
-
-  async onApplicationBootstrap() {
-    // An audit event waiting more than 30 s for the bus makes /readyz report `vault-audit` degraded; the vault keeps serving.
-    this.readiness.register(relayReadiness('vault-audit', this.relay));
-    await this.relay.start();
-  }
-
-  /** Before NATS drains, so an in-flight publish finishes or stays pending for the next start. */
-  async beforeApplicationShutdown() {
-    await this.relay.stop();
-  }
-
-  /** Publish soon: called after each commit that appended audit events. */
-  nudge(): void {
-    this.relay.nudge();
   }
 }

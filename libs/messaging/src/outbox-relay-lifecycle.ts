@@ -1,0 +1,41 @@
+import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
+import type { ReadinessRegistry } from '@meter/http';
+import { relayReadiness } from './outbox-relay';
+
+/** What the lifecycle needs of a relay (the table relay, or a service's wrapper of it). */
+export interface RelayControls {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  nudge(): void;
+  oldestPendingSeconds(): Promise<number>;
+}
+
+/**
+ * The Nest life of an outbox relay, the same in every service: a readiness
+ * check that degrades once an event has waited 30 s for the bus, start at
+ * bootstrap, stop before NATS drains (an in-flight publish finishes or stays
+ * pending for the next start), and a nudge after each commit that appended
+ * events. A service's relay extends it and builds its `relay`.
+ */
+export abstract class OutboxRelayLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  protected abstract readonly relay: RelayControls;
+
+  protected constructor(
+    private readonly readinessName: string,
+    private readonly readiness: ReadinessRegistry,
+  ) {}
+
+  async onApplicationBootstrap() {
+    this.readiness.register(relayReadiness(this.readinessName, this.relay));
+    await this.relay.start();
+  }
+
+  async beforeApplicationShutdown() {
+    await this.relay.stop();
+  }
+
+  /** Publish soon: called after each commit that appended events. */
+  nudge(): void {
+    this.relay.nudge();
+  }
+}
