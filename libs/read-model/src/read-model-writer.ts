@@ -3,7 +3,7 @@ import { PgArrayWriter } from '@meter/persistence';
 import { recordAlerts } from './alerts/record-alerts';
 import type { AlarmUpdate, DeviceUpdate } from './records';
 import { channelKeyer, deviceLockKeys, latestPerKey, monthsOf, visitIntervals, type ReadingRow, type StoredReading } from './reading-batch';
-import { appendedSpans, recordReadingChanges } from './reading-changes';
+import { appendedSpans, raisedAlarmSpans, recordReadingChanges } from './reading-changes';
 
 export interface BatchResult {
   /** readings inserted or corrected */
@@ -30,6 +30,7 @@ export async function writeBatch(
     if (alarms.length > 0) {
       await registerUnknownDevices(runner, alarmRows(alarms));
       await recordAlerts(runner, { appends: [], stored: new Map(), relinked: [], alarms, nowMs: options.nowMs });
+      await recordReadingChanges(runner, raisedAlarmSpans(alarms));
     }
     return { changed: 0, relinked: 0 };
   }
@@ -50,7 +51,11 @@ export async function writeBatch(
   const ranges = late.length ? await upsertReadings(runner, late) : [];
   const relinked = await relinkIntervals(runner, ranges);
   // What the batch exports must restate (docs/exports.md): the spans whose intervals changed.
-  await recordReadingChanges(runner, [...appendedSpans(appends, (row) => latest.get(keyOf(row))?.readAt), ...ranges.map(lateSpan)]);
+  await recordReadingChanges(runner, [
+    ...appendedSpans(appends, (row) => latest.get(keyOf(row))?.readAt),
+    ...ranges.map(lateSpan),
+    ...raisedAlarmSpans(alarms),
+  ]);
   // Alert episodes from what was written, in the same transaction (docs/alerts-and-webhooks.md).
   const judged = options.alertRules === false ? { appends: [], relinked: [] } : { appends, relinked: ranges };
   await recordAlerts(runner, { ...judged, stored: latest, alarms, nowMs: options.nowMs });

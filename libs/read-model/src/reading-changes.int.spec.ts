@@ -80,6 +80,19 @@ describe('the change log the exports restate from', () => {
     expect(await changes()).toEqual([{ org: 'o1', start: iso(T0), end: iso(T0 + 10 * H) }]);
   });
 
+  it('records the instant of a raised alarm (a late one may change an exported day), not of a clear', async () => {
+    await ds.query('DELETE FROM ingest.reading_changes');
+    const alarm = (state: 'raised' | 'cleared', at: number) => ({
+      orgId: 'o3',
+      deviceId: 7,
+      seq: ++seq,
+      alarm: { code: 'TAMPER' as const, state, at, channel: 1 },
+    });
+    await ds.transaction((m) => writeBatch(m.queryRunner!, [], [], [alarm('raised', T0 + 30 * H)]));
+    await ds.transaction((m) => writeBatch(m.queryRunner!, [], [], [alarm('cleared', T0 + 31 * H)]));
+    expect(await changes()).toEqual([{ org: 'o3', start: iso(T0 + 30 * H), end: iso(T0 + 30 * H) }]);
+  });
+
   it('names the exported days a later change overlaps, by snapshot, and prunes only what no export needs', async () => {
     await ds.query('DELETE FROM ingest.reading_changes');
     const before = await snapshot();

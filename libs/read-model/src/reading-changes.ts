@@ -1,5 +1,5 @@
 import type { QueryRunner } from 'typeorm';
-import type { Queryable } from './records';
+import type { AlarmUpdate, Queryable } from './records';
 
 /**
  * Change tracking for the batch exports' restatement (docs/exports.md): each
@@ -138,4 +138,16 @@ export async function pruneReadingChanges(db: Queryable, orgId: string, exported
     [orgId, ...spanArrays(exported), maxAgeDays],
   );
   return Array.isArray(result) && typeof result[1] === 'number' ? result[1] : 0;
+}
+
+/**
+ * A raised alarm can open an episode on a day already exported (a collector
+ * that reports late): the day's `alerts` column changes, so its instant is a
+ * changed span too. A clear changes no day's alerts (they list episodes by
+ * the day they were raised).
+ */
+export function raisedAlarmSpans(alarms: readonly AlarmUpdate[]): ChangedSpan[] {
+  return alarms
+    .filter((a) => a.alarm.state === 'raised')
+    .map((a) => ({ orgId: a.orgId, deviceId: a.deviceId, channel: a.alarm.channel, start: a.alarm.at, end: a.alarm.at, widen: false }));
 }
