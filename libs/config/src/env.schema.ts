@@ -144,6 +144,11 @@ export const envSchema = z
       }),
     /** Integrations: webhook deliveries sent at the same time by one process. */
     WEBHOOK_DELIVERY_CONCURRENCY: positiveInt(16, 256),
+    /**
+     * Integrations: days a delivered or failed webhook delivery is kept after its last attempt, and an event no delivery
+     * refers to after it arrived (docs/alerts-and-webhooks.md); pending deliveries are kept until they finish.
+     */
+    WEBHOOK_DELIVERY_RETENTION_DAYS: positiveInt(30, 3650),
     /** How long auth waits for the vault over NATS before answering 503 vault_unavailable. */
     VAULT_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3000),
     /** How long auth waits for the integrations service over NATS before answering 503 integrations_unavailable (an activation writes a check object to the destination). */

@@ -17,4 +17,6 @@ export const ADVISORY_LOCKS = {
   silenceCheck: 74_210_402,
   /** The integrations' export outbox relay to OUTBOUND_EVENTS. */
   exportOutbox: 74_210_501,
+  /** The integrations' pruning of old webhook deliveries and events. */
+  webhookRetention: 74_210_502,
 } as const;

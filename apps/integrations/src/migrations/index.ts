@@ -2,10 +2,17 @@ import { createSchemaMigration, type ServiceStore } from '@meter/persistence';
 import { ExportTables1764100000001 } from './1764100000001-export-tables';
 import { ExportJobs1764100000002 } from './1764100000002-export-jobs';
 import { Webhooks1764200000000 } from './webhooks.migration';
+import { WebhookRetentionIndexes1764300000000 } from './1764300000000-webhook-retention-indexes';
 
 /** The integrations service's tables (exports, webhooks) live in the `integrations` schema; migrations in order. */
 export const integrationsStore: ServiceStore = {
   schema: 'integrations',
-  migrations: [createSchemaMigration('integrations'), ExportTables1764100000001, ExportJobs1764100000002, Webhooks1764200000000],
+  migrations: [
+    createSchemaMigration('integrations'),
+    ExportTables1764100000001,
+    ExportJobs1764100000002,
+    Webhooks1764200000000,
+    WebhookRetentionIndexes1764300000000,
+  ],
   entities: [],
 };
