@@ -1,6 +1,12 @@
-import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
+import type { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Gauge, type Registry } from 'prom-client';
 import type { ReadinessRegistry } from '@meter/http';
-import { relayReadiness } from './outbox-relay';
+import { relayReadiness, type RelayLogger } from './outbox-relay';
+
+/** A relay's log lines through the service's Nest logger. */
+export function nestRelayLog(logger: Logger): RelayLogger {
+  return { warn: (fields, message) => logger.warn(`${message} ${JSON.stringify(fields)}`), info: (_fields, message) => logger.log(message) };
+}
 
 /** What the lifecycle needs of a relay (the table relay, or a service's wrapper of it). */
 export interface RelayControls {
@@ -32,6 +38,19 @@ export abstract class OutboxRelayLifecycle implements OnApplicationBootstrap, Be
 
   async beforeApplicationShutdown() {
     await this.relay.stop();
+  }
+
+  /** A gauge `name` of the age of the oldest event the bus has not acknowledged (0 when none), read at scrape time. */
+  protected exportOldestPending(registry: Registry, name: string, help: string): void {
+    const oldest = () => this.relay.oldestPendingSeconds();
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        this.set(await oldest().catch(() => 0));
+      },
+    });
   }
 
   /** Publish soon: called after each commit that appended events. */

@@ -3,9 +3,9 @@ import type { JetStreamClient } from '@nats-io/jetstream';
 import { APP_CONFIG, type AppConfig } from '@meter/config';
 import type { BusNames } from '@meter/contracts';
 import { Metrics, ReadinessRegistry } from '@meter/http';
-import { BUS, JETSTREAM, OutboxRelayLifecycle } from '@meter/messaging';
+import { BUS, JETSTREAM, nestRelayLog, OutboxRelayLifecycle } from '@meter/messaging';
 import { DatabaseOutage } from '@meter/persistence';
-import { Counter, Gauge } from 'prom-client';
+import { Counter } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { jetStreamPublisher } from './jetstream-publisher';
 import { OutboxRelay } from './outbox-relay';
@@ -33,22 +33,15 @@ export class OutboxRelayService extends OutboxRelayLifecycle {
       help: 'Relay passes that stopped on a failed publish (retried)',
       registers: [metrics.registry],
     });
-    const oldest = () => this.relay.oldestPendingSeconds();
-    new Gauge({
-      name: 'auth_outbox_oldest_pending_seconds',
-      help: 'Age of the oldest auth event not yet acknowledged by JetStream (0 when none)',
-      registers: [metrics.registry],
-      async collect() {
-        this.set(await oldest().catch(() => 0));
-      },
-    });
+    this.exportOldestPending(
+      metrics.registry,
+      'auth_outbox_oldest_pending_seconds',
+      'Age of the oldest auth event not yet acknowledged by JetStream (0 when none)',
+    );
     this.relay = new OutboxRelay(dataSource, jetStreamPublisher(js, bus), {
       databaseUrl: config.DATABASE_URL,
       pollMs: config.OUTBOX_POLL_MS,
-      log: {
-        warn: (fields, message) => this.logger.warn(`${message} ${JSON.stringify(fields)}`),
-        info: (_fields, message) => this.logger.log(message),
-      },
+      log: nestRelayLog(this.logger),
       outage,
       onPublished: (count) => published.inc(count),
       onFailure: () => failures.inc(),

@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { JetStreamClient } from '@nats-io/jetstream';
-import { Counter, Gauge } from 'prom-client';
+import { Counter } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@meter/config';
 import type { BusNames } from '@meter/contracts';
 import { Metrics, ReadinessRegistry } from '@meter/http';
-import { BUS, JETSTREAM, jetStreamRowPublisher, OutboxRelay, OutboxRelayLifecycle, type SubjectOutboxRow } from '@meter/messaging';
+import { BUS, JETSTREAM, jetStreamRowPublisher, nestRelayLog, OutboxRelay, OutboxRelayLifecycle, type SubjectOutboxRow } from '@meter/messaging';
 import { DatabaseOutage } from '@meter/persistence';
 import { ALERT_OUTBOX } from '@meter/read-model';
 
@@ -38,20 +38,16 @@ export class AlertEventsRelay extends OutboxRelayLifecycle {
       help: 'Alert events published to OUTBOUND_EVENTS',
       registers: [metrics.registry],
     });
-    const oldest = () => this.relay.oldestPendingSeconds();
-    new Gauge({
-      name: 'ingest_alert_outbox_oldest_pending_seconds',
-      help: 'Age of the oldest alert event not yet acknowledged by JetStream (0 when none)',
-      registers: [metrics.registry],
-      async collect() {
-        this.set(await oldest().catch(() => 0));
-      },
-    });
+    this.exportOldestPending(
+      metrics.registry,
+      'ingest_alert_outbox_oldest_pending_seconds',
+      'Age of the oldest alert event not yet acknowledged by JetStream (0 when none)',
+    );
     this.relay = new OutboxRelay(dataSource, ALERT_OUTBOX, jetStreamRowPublisher(js, bus), {
       databaseUrl: config.DATABASE_URL,
       pollMs: config.OUTBOX_POLL_MS,
       outage,
-      log: { warn: (fields, message) => this.logger.warn(`${message} ${JSON.stringify(fields)}`), info: (_f, message) => this.logger.log(message) },
+      log: nestRelayLog(this.logger),
       onPublished: (count) => published.inc(count),
     });
   }

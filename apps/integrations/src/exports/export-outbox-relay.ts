@@ -3,7 +3,16 @@ import type { JetStreamClient } from '@nats-io/jetstream';
 import { DataSource } from 'typeorm';
 import type { BusNames } from '@meter/contracts';
 import { ReadinessRegistry } from '@meter/http';
-import { BUS, JETSTREAM, jetStreamRowPublisher, OutboxRelay, OutboxRelayLifecycle, subjectOutboxTable, type SubjectOutboxRow } from '@meter/messaging';
+import {
+  BUS,
+  JETSTREAM,
+  jetStreamRowPublisher,
+  nestRelayLog,
+  OutboxRelay,
+  OutboxRelayLifecycle,
+  subjectOutboxTable,
+  type SubjectOutboxRow,
+} from '@meter/messaging';
 import { ADVISORY_LOCKS, DatabaseOutage } from '@meter/persistence';
 
 const EXPORT_OUTBOX = subjectOutboxTable({ table: 'integrations.export_outbox', name: 'export-events', lockId: ADVISORY_LOCKS.exportOutbox });
@@ -27,7 +36,7 @@ export class ExportOutboxRelay extends OutboxRelayLifecycle {
   ) {
     super('export-events', readiness);
     this.relay = new OutboxRelay(dataSource, EXPORT_OUTBOX, jetStreamRowPublisher(js, bus), {
-      log: { warn: (fields, message) => this.logger.warn(`${message} ${JSON.stringify(fields)}`) },
+      log: nestRelayLog(this.logger),
       outage,
     });
   }

@@ -3,7 +3,16 @@ import type { JetStreamClient } from '@nats-io/jetstream';
 import { DataSource } from 'typeorm';
 import type { BusNames } from '@meter/contracts';
 import { ReadinessRegistry } from '@meter/http';
-import { BUS, JETSTREAM, jetStreamRowPublisher, OutboxRelay, OutboxRelayLifecycle, subjectOutboxTable, type SubjectOutboxRow } from '@meter/messaging';
+import {
+  BUS,
+  JETSTREAM,
+  jetStreamRowPublisher,
+  nestRelayLog,
+  OutboxRelay,
+  OutboxRelayLifecycle,
+  subjectOutboxTable,
+  type SubjectOutboxRow,
+} from '@meter/messaging';
 import { ADVISORY_LOCKS } from '@meter/persistence';
 
 const AUDIT_OUTBOX = subjectOutboxTable({ table: 'vault.audit_outbox', name: 'vault-audit', lockId: ADVISORY_LOCKS.vaultAuditOutbox });
@@ -27,7 +36,7 @@ export class AuditRelay extends OutboxRelayLifecycle {
     // An audit event waiting more than 30 s for the bus makes /readyz report `vault-audit` degraded; the vault keeps serving.
     super('vault-audit', readiness);
     this.relay = new OutboxRelay(dataSource, AUDIT_OUTBOX, jetStreamRowPublisher(js, bus), {
-      log: { warn: (fields, message) => this.logger.warn(`${message} ${JSON.stringify(fields)}`) },
+      log: nestRelayLog(this.logger),
     });
   }
 }
