@@ -1,6 +1,9 @@
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
+/** A module that imports `name` from `path` and uses it: what the rule is shown. */
+const importing = (name: string, path: string) => `import { ${name} } from '${path}';\nexport const x = ${name};\n`;
+
 /** The lint rule that keeps each app behind its public face (eslint.config.mjs). */
 describe('npm run lint: apps are used through their public faces', () => {
   const eslint = new ESLint({ cwd: process.cwd() });
@@ -10,10 +13,10 @@ describe('npm run lint: apps are used through their public faces', () => {
   };
 
   it.each([
-    ['the CLI', 'apps/cli/src/commands/fixture.ts', "import { authStore } from '../../../auth/src/migrations';\nexport const x = authStore;\n"],
-    ['a benchmark', 'bench/fixture.ts', "import { GatewayModule } from '../apps/gateway/src/gateway.module';\nexport const x = GatewayModule;\n"],
-    ['a test', 'test/fixture.spec.ts', "import { VaultModule } from '../apps/vault/src/vault.module';\nexport const x = VaultModule;\n"],
-    ['a lib', 'libs/config/src/fixture.ts', "import { IngestModule } from '../../../apps/ingest/src/ingest.module';\nexport const x = IngestModule;\n"],
+    ['the CLI', 'apps/cli/src/commands/fixture.ts', importing('authStore', '../../../auth/src/migrations')],
+    ['a benchmark', 'bench/fixture.ts', importing('GatewayModule', '../apps/gateway/src/gateway.module')],
+    ['a test', 'test/fixture.spec.ts', importing('VaultModule', '../apps/vault/src/vault.module')],
+    ['a lib', 'libs/config/src/fixture.ts', importing('IngestModule', '../../../apps/ingest/src/ingest.module')],
   ])("refuses %s reaching into another app's src", async (_, filePath, code) => {
     const messages = await messagesOf(filePath, code);
     expect(messages).toHaveLength(1);
@@ -21,8 +24,8 @@ describe('npm run lint: apps are used through their public faces', () => {
   });
 
   it('accepts the public face and an app importing its own files', async () => {
-    expect(await messagesOf('bench/fixture.ts', "import { GatewayModule } from '@meter/gateway';\nexport const x = GatewayModule;\n")).toEqual([]);
-    expect(await messagesOf('bench/fixture.ts', "import { GatewayModule } from '../apps/gateway/src';\nexport const x = GatewayModule;\n")).toEqual([]);
-    expect(await messagesOf('apps/gateway/src/fixture.ts', "import { GatewayModule } from './gateway.module';\nexport const x = GatewayModule;\n")).toEqual([]);
+    expect(await messagesOf('bench/fixture.ts', importing('GatewayModule', '@meter/gateway'))).toEqual([]);
+    expect(await messagesOf('bench/fixture.ts', importing('GatewayModule', '../apps/gateway/src'))).toEqual([]);
+    expect(await messagesOf('apps/gateway/src/fixture.ts', importing('GatewayModule', './gateway.module'))).toEqual([]);
   });
 });
