@@ -4,5 +4,6 @@ export * from './ensure-consumer';
 export * from './nats.module';
 export * from './outbox-relay';
 export * from './outbox-relay-lifecycle';
+export * from './subject-outbox-relay';
 export * from './nats-server-version';
 export * from './rpc';
