@@ -9,7 +9,8 @@ import {
   type ExportRun,
   type Integration,
 } from '@meter/contracts';
-import { Documented, jsonBody, jsonResponse, noContent, notFound, ProblemException, problemResponse, RETRY_AFTER_HEADER, validationFailed } from '@meter/http';
+import { Documented, jsonBody, jsonResponse, noContent, notFound, problemResponse, RETRY_AFTER_HEADER, validationFailed } from '@meter/http';
+import { INTEGRATIONS_SERVICE_FAILURES } from '../integrations/integrations-failures.openapi';
 import { integrationsProblem, integrationsUnavailable } from '../integrations/integrations-problem';
 
 const INTEGRATION_ID = '3c7f1e52-8a4d-4b19-9e06-5d2c8f7a1b34';
@@ -97,15 +98,7 @@ const NOT_FOUND = problemResponse('`not_found`: the organization has no integrat
 
 /** What a route answers when the integrations service does not (IntegrationsClient). */
 const SERVICE_FAILURES: Record<number, ResponseConfig> = {
-  500: problemResponse('`internal_error`: the integrations service could not complete the request; quote the request id when reporting it.', {
-    internal_error: { summary: 'The integrations service failed', problem: integrationsProblem({ code: 'internal', detail: 'failed' }) },
-  }),
-  502: problemResponse('`integrations_bad_reply`: the integrations service gave an answer the API could not use.', {
-    integrations_bad_reply: {
-      summary: 'An answer outside the contract',
-      problem: new ProblemException(502, 'integrations_bad_reply', 'the integrations service gave an unexpected answer'),
-    },
-  }),
+  ...INTEGRATIONS_SERVICE_FAILURES,
   503: problemResponse(
     '`integrations_unavailable`: the integrations service did not answer in time (nothing was changed); `vault_unavailable`: the vault did not answer while the destination was checked. Honour Retry-After.',
     {

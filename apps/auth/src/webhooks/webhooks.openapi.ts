@@ -12,8 +12,9 @@ import {
   type WebhookDeliveryView,
   type WebhookEndpointView,
 } from '@meter/contracts';
-import { Documented, jsonBody, jsonResponse, noContent, ProblemException, problemResponse, problemThrownBy, RETRY_AFTER_HEADER } from '@meter/http';
+import { Documented, jsonBody, jsonResponse, noContent, problemResponse, problemThrownBy, RETRY_AFTER_HEADER } from '@meter/http';
 import { parseBody } from '../common/parse-body';
+import { INTEGRATIONS_SERVICE_FAILURES } from '../integrations/integrations-failures.openapi';
 import { integrationsProblem, integrationsUnavailable } from '../integrations/integrations-problem';
 
 const ENDPOINT_ID = '3d6f0a2c-8b41-4e7a-9c55-1f2e3d4c5b6a';
@@ -46,15 +47,7 @@ const deliveryPath = endpointIdPath.extend({ deliveryId: z.uuid().meta({ descrip
 
 /** What a webhook route answers when the integrations service fails it (IntegrationsClient). */
 const INTEGRATIONS_FAILURES: Record<number, ResponseConfig> = {
-  500: problemResponse('`internal_error`: the integrations service could not complete the request; quote the request id when reporting it.', {
-    internal_error: { summary: 'The integrations service failed', problem: integrationsProblem({ code: 'internal', detail: 'failed' }) },
-  }),
-  502: problemResponse('`integrations_bad_reply`: the integrations service gave an answer the API could not use.', {
-    integrations_bad_reply: {
-      summary: 'An answer outside the contract',
-      problem: new ProblemException(502, 'integrations_bad_reply', 'the integrations service gave an unexpected answer'),
-    },
-  }),
+  ...INTEGRATIONS_SERVICE_FAILURES,
   503: problemResponse(
     '`integrations_unavailable`: the integrations service did not answer in time; nothing was changed. Honour Retry-After.',
     { integrations_unavailable: { summary: 'No integrations replica answers', problem: integrationsUnavailable() } },
