@@ -1,8 +1,15 @@
 /**
  * The ingest service's public face: what the CLI, the benchmarks and the
  * tests may use. Everything else under apps/ingest/src is private to it.
+ * Ingest is the one writer of the `ingest` schema; others read it through
+ * `@meter/read-model`.
  */
 export { IngestModule } from './ingest.module';
+export { readModelStore } from './migrations';
 export { readingsConsumer, readingsPullWindow } from './readings/readings-consumer';
 export { routeMessage, type IncomingMessage, type RoutedMessage } from './readings/route-message';
 export { deviceOfSubject, takeBatch } from './readings/take-batch';
+export type { AlarmUpdate, DeviceUpdate } from './readings/updates';
+export type { ReadingRow } from './reading-store/reading-batch';
+export { ensurePartitions, writeBatch } from './reading-store/reading-writer';
+export { devicesToRebuild, rebuildDevice } from './rebuild/rebuild';

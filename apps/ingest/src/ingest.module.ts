@@ -4,7 +4,7 @@ import { platformStreams } from '@meter/contracts';
 import { HttpCoreModule } from '@meter/http';
 import { NatsModule } from '@meter/messaging';
 import { PersistenceModule } from '@meter/persistence';
-import { readModelStore } from '@meter/read-model';
+import { readModelStore } from './migrations';
 import { readingsConsumer } from './readings/readings-consumer';
 import { ReadingsModule } from './readings/readings.module';
 

@@ -1,7 +1,6 @@
 import type { Tariff } from '@meter/consumption';
-import type { AlarmMessage, DeviceMessage } from '@meter/contracts';
 
-/** The record types of the read model: what its writer takes and its reader answers. */
+/** The record types of the read model: what its queries answer. */
 
 /** Anything that runs SQL: a TypeORM DataSource or QueryRunner, or `PreparedQueries`. */
 export interface Queryable {
@@ -38,22 +37,4 @@ export interface LatestReading {
   channel: number;
   readAt: number;
   value: number;
-}
-
-/** A `meter.devices.<org>.<device>` message ready to apply. */
-export interface DeviceUpdate {
-  orgId: string;
-  deviceId: number;
-  seq: number;
-  /** when JetStream stored the message (epoch ms): activation time when none is given and no reading exists */
-  receivedAt: number;
-  device: DeviceMessage;
-}
-
-/** A `meter.alarms.<org>.<device>` message ready to apply. */
-export interface AlarmUpdate {
-  orgId: string;
-  deviceId: number;
-  seq: number;
-  alarm: AlarmMessage;
 }

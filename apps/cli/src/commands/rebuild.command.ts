@@ -17,7 +17,7 @@ export const rebuildCommand = () =>
           import('@meter/config'),
           import('@meter/contracts'),
           import('@meter/persistence'),
-          import('@meter/read-model'),
+          import('@meter/ingest'),
         ]);
         if (org !== undefined && !ORG_ID.test(org)) throw new UsageError('--org must be an organization id of 1..64 characters [A-Za-z0-9_-]');
         const config = loadConfig();

@@ -4,7 +4,7 @@ import type { AppConfig } from '@meter/config';
 import { BusNames, platformStreams } from '@meter/contracts';
 import { connectNats, ensureStream } from '@meter/messaging';
 import { createDataSource } from '@meter/persistence';
-import { readModelStore } from '@meter/read-model';
+import { readModelStore } from '@meter/ingest';
 import { signRequest } from '@meter/signing';
 import { authDataSource, createOrganization } from '@meter/auth';
 import { Progress } from '../progress';

@@ -1,7 +1,7 @@
 import type { ServiceStore } from '@meter/persistence';
 import { authStore } from '@meter/auth';
+import { readModelStore } from '@meter/ingest';
 import { integrationsStore } from '@meter/integrations';
-import { readModelStore } from '@meter/read-model';
 import { vaultStore } from '@meter/vault';
 
 /** Every Postgres schema of the platform and its owner's migrations, in the order they run. */

@@ -19,7 +19,7 @@ import {
   type Reading,
 } from '@meter/consumption';
 import { createDataSource } from '@meter/persistence';
-import { ensurePartitions, writeBatch, type ReadingRow } from '@meter/read-model';
+import { ensurePartitions, writeBatch, type ReadingRow } from '@meter/ingest';
 import { isolatedInfra, type IsolatedInfra } from '@meter/testing';
 import { DashboardService } from '../dashboard/dashboard.service';
 import { HistoryService } from '../history/history.service';
@@ -83,7 +83,7 @@ describe('the read model answers as the consumption library computes', () => {
       known,
     );
     for (let i = 0; i < all.length; i += 500) {
-      // Without the alert rules: this file checks the days' own alerts (episodes: libs/read-model/src/alerts).
+      // Without the alert rules: this file checks the days' own alerts (episodes: apps/ingest/src/alerts).
       await ds.transaction(async (m) => void (await writeBatch(m.queryRunner!, all.slice(i, i + 500), [], [], { alertRules: false })));
     }
     await ds.transaction(async (m) =>

@@ -7,7 +7,7 @@ import type { BusNames } from '@meter/contracts';
 import { Metrics, ReadinessRegistry } from '@meter/http';
 import { BUS, JETSTREAM, jetStreamRowPublisher, nestRelayLog, OutboxRelay, OutboxRelayLifecycle, type SubjectOutboxRow } from '@meter/messaging';
 import { DatabaseOutage } from '@meter/persistence';
-import { ALERT_OUTBOX } from '@meter/read-model';
+import { ALERT_OUTBOX } from './alert-outbox';
 
 /**
  * Publishes the alert events that batches and the silence check committed to

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@meter/config';
 import { Metrics } from '@meter/http';
 import { DatabaseOutage } from '@meter/persistence';
-import { checkSilences } from '@meter/read-model';
+import { checkSilences } from './silence-check';
 import { AlertEventsRelay } from './alert-events-relay';
 
 /**

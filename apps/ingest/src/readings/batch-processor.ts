@@ -5,12 +5,14 @@ import { APP_CONFIG, type AppConfig } from '@meter/config';
 import type { BusNames } from '@meter/contracts';
 import { BUS } from '@meter/messaging';
 import { DatabaseOutage } from '@meter/persistence';
-import { ensurePartitions, writeBatch, type AlarmUpdate, type DeviceUpdate, type ReadingRow } from '@meter/read-model';
+import type { ReadingRow } from '../reading-store/reading-batch';
+import { ensurePartitions, writeBatch } from '../reading-store/reading-writer';
 import { AlertEventsRelay } from '../alerts/alert-events-relay';
 import { DeadLetters } from './dead-letters';
 import { IngestMetrics } from './ingest-metrics';
 import { routeMessage } from './route-message';
 import { isTransientDatabaseError, retryDelayMs } from './transient-error';
+import type { AlarmUpdate, DeviceUpdate } from './updates';
 
 interface Usable {
   msg: JsMsg;

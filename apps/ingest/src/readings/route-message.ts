@@ -1,5 +1,6 @@
 import { alarmMessage, deviceMessage, parseMeterSubject, readingMessage, readReadingMessage } from '@meter/contracts';
-import type { AlarmUpdate, DeviceUpdate, ReadingRow } from '@meter/read-model';
+import type { ReadingRow } from '../reading-store/reading-batch';
+import type { AlarmUpdate, DeviceUpdate } from './updates';
 import type { z } from 'zod';
 
 /** What the ingest makes of one bus message. */

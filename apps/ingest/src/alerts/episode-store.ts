@@ -1,8 +1,7 @@
 import type { EpisodeCode } from '@meter/consumption';
-import type { Queryable } from '../records';
+import { EPISODE_COLUMNS, type EpisodeRow, type Queryable } from '@meter/read-model';
 import { alertEvent, appendAlertEvents } from './alert-outbox';
 import { episodeId } from './derived-id';
-import { EPISODE_COLUMNS, type EpisodeRow } from './episode-row';
 
 /** An episode to open (and, when the same batch saw its end, to close at once). */
 export interface NewEpisode {

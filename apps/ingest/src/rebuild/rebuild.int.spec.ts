@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { intervalsFromReadings } from '@meter/consumption';
 import { createDataSource } from '@meter/persistence';
 import { isolatedInfra, type IsolatedInfra } from '@meter/testing';
-import { ensurePartitions, writeBatch } from './read-model-writer';
+import { ensurePartitions, writeBatch } from '../reading-store/reading-writer';
 import { devicesToRebuild, rebuildDevice } from './rebuild';
 
 const H = 3600_000;

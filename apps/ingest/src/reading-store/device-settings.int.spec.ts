@@ -3,8 +3,8 @@ import type { DataSource } from 'typeorm';
 import { deviceMessage } from '@meter/contracts';
 import { createDataSource } from '@meter/persistence';
 import { isolatedInfra, type IsolatedInfra } from '@meter/testing';
-import { findDevices } from './read-model-reader';
-import { writeBatch } from './read-model-writer';
+import { findDevices } from '@meter/read-model';
+import { writeBatch } from './reading-writer';
 
 const ORG = 'org_settings';
 

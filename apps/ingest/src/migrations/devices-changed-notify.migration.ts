@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { DEVICES_CHANGED_CHANNEL } from '../devices-changed';
+import { DEVICES_CHANGED_CHANNEL } from '@meter/read-model';
 
 /**
  * Every statement that inserts, updates or deletes devices notifies

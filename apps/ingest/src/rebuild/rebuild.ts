@@ -1,6 +1,6 @@
 import type { QueryRunner } from 'typeorm';
-import { rebuildDeviceAlerts } from './alerts/rebuild-alerts';
-import type { Queryable } from './records';
+import type { Queryable } from '@meter/read-model';
+import { rebuildDeviceAlerts } from '../alerts/rebuild-alerts';
 
 /**
  * Recomputes every stored interval and running total of one device from its

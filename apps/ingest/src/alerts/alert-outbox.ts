@@ -1,9 +1,8 @@
 import { outboundEvent, outboundEventSubject, type OutboundEvent } from '@meter/contracts';
 import { subjectOutboxTable } from '@meter/messaging';
 import { ADVISORY_LOCKS } from '@meter/persistence';
-import type { Queryable } from '../records';
+import { episodeView, type EpisodeRow, type Queryable } from '@meter/read-model';
 import { derivedUuid } from './derived-id';
-import { episodeView, type EpisodeRow } from './episode-row';
 
 /** NOTIFY channel of new alert events (a trigger on the outbox); the relays LISTEN. */
 export const ALERT_EVENTS_CHANNEL = 'ingest_alert_events';

@@ -1,5 +1,5 @@
 import { emptyChannelState, evaluateReadings, READING_ALERT_CODES, type EpisodeCode, type JudgedReading } from '@meter/consumption';
-import type { Queryable } from '../records';
+import type { Queryable } from '@meter/read-model';
 import { loadChannelContexts, saveChannelStates } from './channel-state-store';
 import { episodeId } from './derived-id';
 import type { NewEpisode } from './episode-store';

@@ -1,6 +1,7 @@
 import { emptyChannelState, evaluateReadings, foldHistory, type ChannelAlertState, type EpisodeTransition, type JudgedReading } from '@meter/consumption';
-import { channelKeyer, visitIntervals, type ReadingRow, type StoredReading } from '../reading-batch';
-import type { AlarmUpdate, Queryable } from '../records';
+import type { Queryable } from '@meter/read-model';
+import { channelKeyer, visitIntervals, type ReadingRow, type StoredReading } from '../reading-store/reading-batch';
+import type { AlarmUpdate } from '../readings/updates';
 import { loadChannelContexts, loadChannelHistories, saveChannelStates, type ChannelContext, type ChannelKey } from './channel-state-store';
 import { applyDeviceAlarms } from './device-alarms';
 import { closeEpisodes, openEpisodes, type EpisodeClear, type NewEpisode } from './episode-store';

@@ -3,10 +3,10 @@ import type { DataSource } from 'typeorm';
 import { alarmMessage, deviceMessage } from '@meter/contracts';
 import { createDataSource } from '@meter/persistence';
 import { isolatedInfra, type IsolatedInfra } from '@meter/testing';
-import { ensurePartitions, writeBatch } from '../read-model-writer';
-import type { ReadingRow } from '../reading-batch';
-import { rebuildDevice } from '../rebuild';
-import { listAlertEpisodes } from './alert-reader';
+import { ensurePartitions, writeBatch } from '../reading-store/reading-writer';
+import type { ReadingRow } from '../reading-store/reading-batch';
+import { rebuildDevice } from '../rebuild/rebuild';
+import { listAlertEpisodes } from '@meter/read-model';
 import { checkSilences } from './silence-check';
 
 const ORG = 'org_alerts';

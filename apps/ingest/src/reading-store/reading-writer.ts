@@ -1,9 +1,9 @@
 import type { QueryRunner } from 'typeorm';
 import { PgArrayWriter } from '@meter/persistence';
-import { recordAlerts } from './alerts/record-alerts';
-import type { AlarmUpdate, DeviceUpdate } from './records';
+import { recordAlerts } from '../alerts/record-alerts';
+import type { AlarmUpdate, DeviceUpdate } from '../readings/updates';
 import { channelKeyer, deviceLockKeys, latestPerKey, monthsOf, visitIntervals, type ReadingRow, type StoredReading } from './reading-batch';
-import { appendedSpans, raisedAlarmSpans, recordReadingChanges } from './reading-changes';
+import { appendedSpans, raisedAlarmSpans, recordReadingChanges } from '../change-log/reading-changes';
 
 export interface BatchResult {
   /** readings inserted or corrected */

@@ -1,6 +1,6 @@
 import { DAY_MS, HOUR_MS, type AlertSettings, type ChannelAlertState, type EpisodeCode, type JudgedReading } from '@meter/consumption';
 import { PgArrayWriter } from '@meter/persistence';
-import type { Queryable } from '../records';
+import type { Queryable } from '@meter/read-model';
 
 export interface ChannelKey {
   orgId: string;

@@ -1,5 +1,6 @@
 import type { DeviceAlarmCode } from '@meter/consumption';
-import type { AlarmUpdate, Queryable } from '../records';
+import type { Queryable } from '@meter/read-model';
+import type { AlarmUpdate } from '../readings/updates';
 import { closeEpisodes, openEpisodes } from './episode-store';
 
 const DEFAULT_MESSAGES: Record<DeviceAlarmCode, string> = {

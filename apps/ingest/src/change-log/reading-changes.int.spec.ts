@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '@meter/persistence';
 import { isolatedInfra, type IsolatedInfra } from '@meter/testing';
-import { daysChangedSinceExport, pruneReadingChanges } from './reading-changes';
-import type { ReadingRow } from './reading-batch';
-import { ensurePartitions, writeBatch } from './read-model-writer';
+import type { ReadingRow } from '../reading-store/reading-batch';
+import { ensurePartitions, writeBatch } from '../reading-store/reading-writer';
 
 const H = 3600_000;
 const T0 = Date.UTC(2026, 9, 1);
@@ -32,8 +31,6 @@ describe('the change log the exports restate from', () => {
         span_end: Date;
       }[]
     ).map((r) => ({ org: r.org_id, start: r.span_start.toISOString(), end: r.span_end.toISOString() }));
-  const snapshot = async () => ((await ds.query(`SELECT pg_current_snapshot()::text AS s`)) as { s: string }[])[0].s;
-  const day = (n: number) => ({ key: `d${n}`, start: T0 + n * 24 * H, end: T0 + (n + 1) * 24 * H });
 
   beforeAll(async () => {
     infra = await isolatedInfra();
@@ -91,26 +88,5 @@ describe('the change log the exports restate from', () => {
     await ds.transaction((m) => writeBatch(m.queryRunner!, [], [], [alarm('raised', T0 + 30 * H)]));
     await ds.transaction((m) => writeBatch(m.queryRunner!, [], [], [alarm('cleared', T0 + 31 * H)]));
     expect(await changes()).toEqual([{ org: 'o3', start: iso(T0 + 30 * H), end: iso(T0 + 30 * H) }]);
-  });
-
-  it('names the exported days a later change overlaps, by snapshot, and prunes only what no export needs', async () => {
-    await ds.query('DELETE FROM ingest.reading_changes');
-    const before = await snapshot();
-    // A correction on day 0 (device 2's span: T0+1h .. T0+11h) committed after `before`, before `after`.
-    await write([{ orgId: 'o1', deviceId: 2, channel: 1, readAt: T0 + H, value: 1.2 }]);
-    const after = await snapshot();
-    const exported = [
-      { ...day(0), snapshot: before },
-      { ...day(1), snapshot: before },
-      { ...day(0), key: 'd0-later', snapshot: after },
-    ];
-    expect(await daysChangedSinceExport(ds, 'o1', exported)).toEqual(new Set(['d0']));
-    expect(await daysChangedSinceExport(ds, 'o2', exported)).toEqual(new Set());
-
-    // Still needed by day 0 exported under `before`: kept. Once day 0 is exported again, it goes.
-    expect(await pruneReadingChanges(ds, 'o1', [{ ...day(0), snapshot: before }], 36)).toBe(0);
-    expect(await changes()).toHaveLength(1);
-    expect(await pruneReadingChanges(ds, 'o1', [{ ...day(0), snapshot: after }], 36)).toBe(1);
-    expect(await changes()).toEqual([]);
   });
 });
