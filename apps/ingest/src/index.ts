@@ -13,3 +13,4 @@ export type { AlarmUpdate, DeviceUpdate } from './readings/updates';
 export type { ReadingRow } from './reading-store/reading-batch';
 export { ensurePartitions, writeBatch } from './reading-store/reading-writer';
 export { devicesToRebuild, rebuildDevice } from './rebuild/rebuild';
+export { emptyChannelState, evaluateReadings } from './alerts/rules';

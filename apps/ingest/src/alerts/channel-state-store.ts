@@ -1,6 +1,7 @@
-import { DAY_MS, HOUR_MS, type AlertSettings, type ChannelAlertState, type EpisodeCode, type JudgedReading } from '@meter/consumption';
+import type { AlertSettings, EpisodeCode } from '@meter/consumption';
 import { PgArrayWriter } from '@meter/persistence';
 import type { Queryable } from '@meter/read-model';
+import { DAY_MS, HOUR_MS, type ChannelAlertState, type JudgedReading } from './rules';
 
 export interface ChannelKey {
   orgId: string;

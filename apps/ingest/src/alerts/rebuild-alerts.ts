@@ -1,8 +1,9 @@
-import { emptyChannelState, evaluateReadings, READING_ALERT_CODES, type EpisodeCode, type JudgedReading } from '@meter/consumption';
+import { READING_ALERT_CODES, type EpisodeCode } from '@meter/consumption';
 import type { Queryable } from '@meter/read-model';
 import { loadChannelContexts, saveChannelStates } from './channel-state-store';
 import { episodeId } from './derived-id';
 import type { NewEpisode } from './episode-store';
+import { emptyChannelState, evaluateReadings, type JudgedReading } from './rules';
 
 const CHUNK = 20_000;
 

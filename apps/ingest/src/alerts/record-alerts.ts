@@ -1,10 +1,10 @@
-import { emptyChannelState, evaluateReadings, foldHistory, type ChannelAlertState, type EpisodeTransition, type JudgedReading } from '@meter/consumption';
 import type { Queryable } from '@meter/read-model';
 import { channelKeyer, visitIntervals, type ReadingRow, type StoredReading } from '../reading-store/reading-batch';
 import type { AlarmUpdate } from '../readings/updates';
 import { loadChannelContexts, loadChannelHistories, saveChannelStates, type ChannelContext, type ChannelKey } from './channel-state-store';
 import { applyDeviceAlarms } from './device-alarms';
 import { closeEpisodes, openEpisodes, type EpisodeClear, type NewEpisode } from './episode-store';
+import { emptyChannelState, evaluateReadings, foldHistory, type ChannelAlertState, type EpisodeTransition, type JudgedReading } from './rules';
 
 /** What one batch wrote that the alert rules judge. */
 export interface AlertBatch {

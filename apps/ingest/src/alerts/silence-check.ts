@@ -1,7 +1,7 @@
-import { noCommunicationMessage, silenceLimitPassedAt } from '@meter/consumption';
 import type { QueryRunner } from 'typeorm';
 import { ADVISORY_LOCKS } from '@meter/persistence';
 import { openEpisodes } from './episode-store';
+import { noCommunicationMessage, silenceLimitPassedAt } from './rules';
 
 /** Advisory lock of the silence check: one evaluator at a time across every ingest replica. */
 export const SILENCE_CHECK_LOCK = ADVISORY_LOCKS.silenceCheck;

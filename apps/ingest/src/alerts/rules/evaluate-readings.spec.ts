@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptyChannelState, HOUR_MS, type JudgedReading } from './channel-state';
-import { DEFAULT_ALERT_SETTINGS, type AlertSettings, type EpisodeCode } from './episode-codes';
+import { DEFAULT_ALERT_SETTINGS, type AlertSettings, type EpisodeCode } from '@meter/consumption';
 import { evaluateReadings, foldHistory, type EpisodeTransition } from './evaluate-readings';
 
 const T0 = Date.UTC(2026, 10, 1);

@@ -1,5 +1,4 @@
-import { addDays } from '../local-date';
-import { localDateOf, startOfLocalDay } from '../time-zone';
+import { addDays, localDateOf, startOfLocalDay } from '@meter/consumption';
 import { DAY_MS, HOUR_MS, type ChannelAlertState } from './channel-state';
 import { CLEAR, KEEP, raise, type Verdict } from './verdict';
 

@@ -1,6 +1,6 @@
+import { NO_COMMUNICATION, type AlertSettings, type EpisodeCode } from '@meter/consumption';
 import { burstVerdict } from './burst';
 import { foldInto, type ChannelAlertState, type JudgedReading } from './channel-state';
-import { NO_COMMUNICATION, type AlertSettings, type EpisodeCode } from './episode-codes';
 import { leakVerdict } from './leak';
 import { endsSilence } from './no-communication';
 import { noFlowVerdict } from './no-flow';
