@@ -11,6 +11,7 @@ export { routeMessage, type IncomingMessage, type RoutedMessage } from './readin
 export { deviceOfSubject, takeBatch } from './readings/take-batch';
 export type { AlarmUpdate, DeviceUpdate } from './readings/updates';
 export type { ReadingRow } from './reading-store/reading-batch';
-export { ensurePartitions, writeBatch } from './reading-store/reading-writer';
+export { ensurePartitions } from './reading-store/reading-store';
+export { writeBatch } from './readings/write-batch';
 export { devicesToRebuild, rebuildDevice } from './rebuild/rebuild';
 export { emptyChannelState, evaluateReadings } from './alerts/rules';

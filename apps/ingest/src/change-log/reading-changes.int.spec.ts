@@ -3,7 +3,8 @@ import type { DataSource } from 'typeorm';
 import { createDataSource } from '@meter/persistence';
 import { isolatedInfra, type IsolatedInfra } from '@meter/testing';
 import type { ReadingRow } from '../reading-store/reading-batch';
-import { ensurePartitions, writeBatch } from '../reading-store/reading-writer';
+import { ensurePartitions } from '../reading-store/reading-store';
+import { writeBatch } from '../readings/write-batch';
 
 const H = 3600_000;
 const T0 = Date.UTC(2026, 9, 1);

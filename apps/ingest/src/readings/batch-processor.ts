@@ -6,13 +6,14 @@ import type { BusNames } from '@meter/contracts';
 import { BUS } from '@meter/messaging';
 import { DatabaseOutage } from '@meter/persistence';
 import type { ReadingRow } from '../reading-store/reading-batch';
-import { ensurePartitions, writeBatch } from '../reading-store/reading-writer';
+import { ensurePartitions } from '../reading-store/reading-store';
 import { AlertEventsRelay } from '../alerts/alert-events-relay';
 import { DeadLetters } from './dead-letters';
 import { IngestMetrics } from './ingest-metrics';
 import { routeMessage } from './route-message';
 import { isTransientDatabaseError, retryDelayMs } from './transient-error';
 import type { AlarmUpdate, DeviceUpdate } from './updates';
+import { writeBatch } from './write-batch';
 
 interface Usable {
   msg: JsMsg;

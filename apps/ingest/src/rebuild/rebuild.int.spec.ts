@@ -3,7 +3,8 @@ import type { DataSource } from 'typeorm';
 import { intervalsFromReadings } from '@meter/consumption';
 import { createDataSource } from '@meter/persistence';
 import { isolatedInfra, type IsolatedInfra } from '@meter/testing';
-import { ensurePartitions, writeBatch } from '../reading-store/reading-writer';
+import { ensurePartitions } from '../reading-store/reading-store';
+import { writeBatch } from '../readings/write-batch';
 import { devicesToRebuild, rebuildDevice } from './rebuild';
 
 const H = 3600_000;

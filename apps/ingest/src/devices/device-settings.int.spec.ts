@@ -4,7 +4,7 @@ import { deviceMessage } from '@meter/contracts';
 import { createDataSource } from '@meter/persistence';
 import { isolatedInfra, type IsolatedInfra } from '@meter/testing';
 import { findDevices } from '@meter/read-model';
-import { writeBatch } from './reading-writer';
+import { writeBatch } from '../readings/write-batch';
 
 const ORG = 'org_settings';
 

@@ -1,70 +1,46 @@
 import type { QueryRunner } from 'typeorm';
 import { PgArrayWriter } from '@meter/persistence';
-import { recordAlerts } from '../alerts/record-alerts';
-import type { AlarmUpdate, DeviceUpdate } from '../readings/updates';
-import { channelKeyer, deviceLockKeys, latestPerKey, monthsOf, visitIntervals, type ReadingRow, type StoredReading } from './reading-batch';
-import { appendedSpans, raisedAlarmSpans, recordReadingChanges } from '../change-log/reading-changes';
+import { channelKeyer, monthsOf, visitIntervals, type ReadingRow, type StoredReading } from './reading-batch';
 
-export interface BatchResult {
-  /** readings inserted or corrected */
-  changed: number;
+/**
+ * The reading store: how ingest keeps readings with their intervals and
+ * running totals in `ingest.readings` (docs/read-model.md, "How a batch is
+ * written"). The query side is libs/read-model's readings folder.
+ */
+
+/** What `writeReadings` did with a batch's readings. */
+export interface WrittenReadings {
+  /** readings after their channel's latest stored one, as written */
+  appends: ReadingRow[];
+  /** the latest stored reading of each channel before the batch, keyed `org\0device\0channel` */
+  latest: Map<string, StoredReading>;
+  /** per channel, the span of late readings and corrections that changed stored rows */
+  late: ChangedRange[];
   /** readings whose stored interval was recomputed against stored neighbours */
   relinked: number;
 }
 
 /**
- * Writes one batch into the read model inside the caller's transaction.
- * Devices of the batch are locked first (ascending lock keys), so two
- * ingest replicas never interleave on one device and never deadlock.
+ * Stores readings (one per key: `latestPerKey`) in the caller's transaction,
+ * which holds their devices' locks. Under those locks nothing else writes
+ * these channels, so readings after the latest stored one cannot conflict:
+ * they take a plain INSERT with their intervals computed here. Only late
+ * readings need ON CONFLICT and relinking.
  */
-export async function writeBatch(
-  runner: QueryRunner,
-  readings: readonly ReadingRow[],
-  devices: readonly DeviceUpdate[],
-  alarms: readonly AlarmUpdate[] = [],
-  options: { alertRules?: boolean; nowMs?: number } = {},
-): Promise<BatchResult> {
-  await lockDevices(runner, deviceLockKeys([...devices, ...readings, ...alarms]));
-  for (const update of [...devices].sort((a, b) => a.seq - b.seq)) await applyDeviceUpdate(runner, update);
-  if (readings.length === 0) {
-    if (alarms.length > 0) {
-      await registerUnknownDevices(runner, alarmRows(alarms));
-      await recordAlerts(runner, { appends: [], stored: new Map(), relinked: [], alarms, nowMs: options.nowMs });
-      await recordReadingChanges(runner, raisedAlarmSpans(alarms));
-    }
-    return { changed: 0, relinked: 0 };
-  }
-  const rows = latestPerKey(readings);
-  await registerUnknownDevices(runner, [...rows, ...alarmRows(alarms)]);
-  // Under the device locks nothing else writes these channels, so readings after
-  // the latest stored one cannot conflict: they take a plain INSERT with their
-  // intervals computed here. Only late readings need ON CONFLICT and relinking.
+export async function writeReadings(runner: QueryRunner, rows: readonly ReadingRow[]): Promise<WrittenReadings> {
   const latest = await latestStored(runner, rows);
   const appends: ReadingRow[] = [];
-  const late: ReadingRow[] = [];
+  const lateRows: ReadingRow[] = [];
   const keyOf = channelKeyer();
   for (const row of rows) {
     const stored = latest.get(keyOf(row));
-    (stored === undefined || row.readAt > stored.readAt ? appends : late).push(row);
+    (stored === undefined || row.readAt > stored.readAt ? appends : lateRows).push(row);
   }
   await appendReadings(runner, appends, latest);
-  const ranges = late.length ? await upsertReadings(runner, late) : [];
-  const relinked = await relinkIntervals(runner, ranges);
-  // What the batch exports must restate (docs/exports.md): the spans whose intervals changed.
-  await recordReadingChanges(runner, [
-    ...appendedSpans(appends, (row) => latest.get(keyOf(row))?.readAt),
-    ...ranges.map(lateSpan),
-    ...raisedAlarmSpans(alarms),
-  ]);
-  // Alert episodes from what was written, in the same transaction (docs/alerts-and-webhooks.md).
-  const judged = options.alertRules === false ? { appends: [], relinked: [] } : { appends, relinked: ranges };
-  await recordAlerts(runner, { ...judged, stored: latest, alarms, nowMs: options.nowMs });
-  return { changed: appends.length + ranges.reduce((n, r) => n + r.count, 0), relinked };
+  const late = lateRows.length ? await upsertReadings(runner, lateRows) : [];
+  const relinked = await relinkIntervals(runner, late);
+  return { appends, latest, late, relinked };
 }
-
-/** An alarm of an unknown device registers it as a reading would: the alarm's channel and time. */
-const alarmRows = (alarms: readonly AlarmUpdate[]): ReadingRow[] =>
-  alarms.map((a) => ({ orgId: a.orgId, deviceId: a.deviceId, channel: a.alarm.channel, readAt: a.alarm.at, value: 0, seq: a.seq }));
 
 const channelKey = (r: { orgId: string; deviceId: number; channel: number }) => `${r.orgId}\u0000${r.deviceId}\u0000${r.channel}`;
 
@@ -134,105 +110,8 @@ async function appendReadings(runner: QueryRunner, rows: readonly ReadingRow[], 
   );
 }
 
-async function lockDevices(runner: QueryRunner, keys: readonly string[]) {
-  // pg_advisory_xact_lock is volatile, so it runs after the sort: ascending hash order.
-  await runner.query(`SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest($1::text[]) AS k ORDER BY h) AS s`, [keys]);
-}
-
-async function applyDeviceUpdate(runner: QueryRunner, update: DeviceUpdate) {
-  const d = update.device;
-  const activatedAt = d.activated_at !== undefined ? new Date(d.activated_at).toISOString() : null;
-  await runner.query(
-    `INSERT INTO ingest.devices AS t (org_id, device_id, name, channels, activated_at, activated_explicit, serie, unit,
-        decimal_places, time_zone, price_per_unit, currency_symbol, auto_registered, stream_seq,
-        tariff, leak_threshold_per_hour, burst_threshold_per_hour, no_flow_days, max_silence_hours)
-     VALUES ($1::text, $2::bigint, $3::text, coalesce($4::int, 1), coalesce($5::timestamptz, $6::timestamptz), $5::timestamptz IS NOT NULL,
-        coalesce($7::text, 'water'), coalesce($8::text, 'm³'), coalesce($9::int, 3), coalesce($10::text, 'UTC'),
-        coalesce($11::float8, 0), coalesce($12::text, '€'), false, $13::bigint,
-        $15::jsonb, coalesce($16::float8, 0), $18::float8, coalesce($19::int, 30), coalesce($20::int, 48))
-     ON CONFLICT (org_id, device_id) DO UPDATE SET
-        name = EXCLUDED.name,
-        channels = coalesce($4, t.channels),
-        activated_at = CASE WHEN $5::timestamptz IS NOT NULL THEN $5::timestamptz ELSE t.activated_at END,
-        activated_explicit = t.activated_explicit OR $5::timestamptz IS NOT NULL,
-        serie = coalesce($7, t.serie),
-        unit = coalesce($8, t.unit),
-        decimal_places = coalesce($9, t.decimal_places),
-        time_zone = coalesce($10, t.time_zone),
-        price_per_unit = coalesce($11, t.price_per_unit),
-        currency_symbol = coalesce($12, t.currency_symbol),
-        -- tariff and burst threshold: given (a value, or null to remove it) or kept
-        tariff = CASE WHEN $14::boolean THEN $15::jsonb ELSE t.tariff END,
-        leak_threshold_per_hour = coalesce($16, t.leak_threshold_per_hour),
-        burst_threshold_per_hour = CASE WHEN $17::boolean THEN $18::float8 ELSE t.burst_threshold_per_hour END,
-        no_flow_days = coalesce($19, t.no_flow_days),
-        max_silence_hours = coalesce($20, t.max_silence_hours),
-        auto_registered = false,
-        stream_seq = EXCLUDED.stream_seq,
-        updated_at = now()
-     WHERE t.stream_seq < EXCLUDED.stream_seq`,
-    [
-      update.orgId,
-      update.deviceId,
-      d.name,
-      d.channels ?? null,
-      activatedAt,
-      new Date(update.receivedAt).toISOString(),
-      d.serie ?? null,
-      d.unit ?? null,
-      d.decimal_places ?? null,
-      d.time_zone ?? null,
-      d.price_per_unit ?? null,
-      d.currency_symbol ?? null,
-      update.seq,
-      d.tariff !== undefined,
-      d.tariff ? JSON.stringify(d.tariff) : null,
-      d.leak_threshold_per_hour ?? null,
-      d.burst_threshold_per_hour !== undefined,
-      d.burst_threshold_per_hour ?? null,
-      d.no_flow_days ?? null,
-      d.max_silence_hours ?? null,
-    ],
-  );
-  // A registration without activated_at dates from the first reading, when readings came first.
-  if (activatedAt === null) {
-    await runner.query(
-      `UPDATE ingest.devices t SET activated_at = f.first
-       FROM (SELECT min(read_at) AS first FROM ingest.readings WHERE org_id = $1 AND device_id = $2) f
-       WHERE t.org_id = $1 AND t.device_id = $2 AND NOT t.activated_explicit AND f.first < t.activated_at`,
-      [update.orgId, update.deviceId],
-    );
-  }
-}
-
-/** A reading of an unknown device registers it; its earliest reading dates it. */
-async function registerUnknownDevices(runner: QueryRunner, rows: readonly ReadingRow[]) {
-  type Seen = { orgId: string; deviceId: number; first: number; channels: number };
-  const perDevice = new Map<string, Seen>();
-  let seen: Seen | undefined;
-  for (const row of rows) {
-    if (!seen || row.deviceId !== seen.deviceId || row.orgId !== seen.orgId) {
-      const key = `${row.orgId}:${row.deviceId}`;
-      seen = perDevice.get(key);
-      if (!seen) perDevice.set(key, (seen = { orgId: row.orgId, deviceId: row.deviceId, first: row.readAt, channels: row.channel }));
-    }
-    seen.first = Math.min(seen.first, row.readAt);
-    seen.channels = Math.max(seen.channels, row.channel);
-  }
-  const devices = [...perDevice.values()];
-  await runner.query(
-    `INSERT INTO ingest.devices AS t (org_id, device_id, name, channels, activated_at)
-     SELECT o, d, 'Device ' || d, c, f FROM unnest($1::text[], $2::bigint[], $3::int[], $4::timestamptz[]) AS u(o, d, c, f)
-     ON CONFLICT (org_id, device_id) DO UPDATE SET
-        channels = greatest(t.channels, EXCLUDED.channels),
-        activated_at = CASE WHEN t.activated_explicit THEN t.activated_at ELSE least(t.activated_at, EXCLUDED.activated_at) END,
-        updated_at = now()
-     WHERE EXCLUDED.channels > t.channels OR (NOT t.activated_explicit AND EXCLUDED.activated_at < t.activated_at)`,
-    [devices.map((d) => d.orgId), devices.map((d) => d.deviceId), devices.map((d) => d.channels), devices.map((d) => new Date(d.first).toISOString())],
-  );
-}
-
-interface ChangedRange {
+/** A channel's span of late readings and corrections that changed stored rows. */
+export interface ChangedRange {
   orgId: string;
   deviceId: number;
   channel: number;
@@ -240,16 +119,6 @@ interface ChangedRange {
   hi: string;
   count: number;
 }
-
-/** A late reading's or a correction's span, widened to its stored neighbours when recorded. */
-const lateSpan = (r: ChangedRange) => ({
-  orgId: r.orgId,
-  deviceId: r.deviceId,
-  channel: r.channel,
-  start: Date.parse(r.lo),
-  end: Date.parse(r.hi),
-  widen: true,
-});
 
 /**
  * Inserts new readings and applies corrections (a different value from a
