@@ -1,13 +1,8 @@
 import type { AlertSettings, EpisodeCode } from '@meter/consumption';
 import { PgArrayWriter } from '@meter/persistence';
 import type { Queryable } from '@meter/read-model';
-import { DAY_MS, HOUR_MS, type ChannelAlertState, type JudgedReading } from './rules';
-
-export interface ChannelKey {
-  orgId: string;
-  deviceId: number;
-  channel: number;
-}
+import type { ChannelKey } from '../reading-store/reading-batch';
+import type { ChannelAlertState } from './rules';
 
 /** A channel's rule state (undefined before its first evaluation, or when it must be rebuilt from history), settings and open codes. */
 export interface ChannelContext {
@@ -122,56 +117,4 @@ export async function saveChannelStates(db: Queryable, states: readonly (Channel
        run_since = EXCLUDED.run_since, last_still_at = EXCLUDED.last_still_at, last_flow_at = EXCLUDED.last_flow_at, tail = EXCLUDED.tail`,
     [org, device, channel, latest, first, run, still, flow, offset, length, flat].map((column) => column.finish()),
   );
-}
-
-/** A channel's stored history around `upTo` (its latest reading when null), enough to rebuild its rule state. */
-export interface ChannelHistory extends ChannelKey {
-  /** the readings of the 26 hours up to `upTo`, oldest first */
-  readings: JudgedReading[];
-  firstAt: number | null;
-  /** the latest reading with consumption inside the NO_FLOW window (null: none there) */
-  lastFlowAt: number | null;
-}
-
-/**
- * The stored history of channels whose state must be rebuilt (late readings
- * changed it, or it predates the rules): one query, index ranges only.
- */
-export async function loadChannelHistories(
-  db: Queryable,
-  channels: readonly (ChannelKey & { upTo: number | null; noFlowDays: number })[],
-): Promise<ChannelHistory[]> {
-  if (channels.length === 0) return [];
-  const rows: { o: string; d: number; c: number; first_at: number | null; last_flow_at: number | null; at: number[] | null; delta: number[]; cum: number[] }[] =
-    await db.query(
-      `WITH k AS (
-         SELECT o, d, c, flow_window,
-           coalesce(up_to, (SELECT max(r.read_at) FROM ingest.readings r WHERE r.org_id = o AND r.device_id = d AND r.channel = c)) AS up_to
-         FROM unnest($1::text[], $2::bigint[], $3::smallint[], $4::timestamptz[], $5::float8[]) AS u(o, d, c, up_to, flow_window)
-       )
-       SELECT k.o, k.d::float8 AS d, k.c::int AS c,
-         (SELECT ${ms('min(r.read_at)')} FROM ingest.readings r WHERE r.org_id = k.o AND r.device_id = k.d AND r.channel = k.c) AS first_at,
-         (SELECT ${ms('max(r.read_at)')} FROM ingest.readings r WHERE r.org_id = k.o AND r.device_id = k.d AND r.channel = k.c
-            AND r.read_at <= k.up_to AND r.read_at >= k.up_to - k.flow_window * interval '1 millisecond' AND r.delta > 0) AS last_flow_at,
-         w.at, w.delta, w.cum
-       FROM k CROSS JOIN LATERAL (
-         SELECT array_agg(${ms('r.read_at')} ORDER BY r.read_at) AS at, array_agg(r.delta ORDER BY r.read_at) AS delta, array_agg(r.cum ORDER BY r.read_at) AS cum
-         FROM ingest.readings r WHERE r.org_id = k.o AND r.device_id = k.d AND r.channel = k.c
-           AND r.read_at <= k.up_to AND r.read_at >= k.up_to - interval '26 hours') w`,
-      [
-        channels.map((c) => c.orgId),
-        channels.map((c) => c.deviceId),
-        channels.map((c) => c.channel),
-        channels.map((c) => (c.upTo === null ? null : new Date(c.upTo).toISOString())),
-        channels.map((c) => (c.noFlowDays + 2) * DAY_MS + HOUR_MS),
-      ],
-    );
-  return rows.map((r) => ({
-    orgId: r.o,
-    deviceId: r.d,
-    channel: r.c,
-    firstAt: r.first_at,
-    lastFlowAt: r.last_flow_at,
-    readings: (r.at ?? []).map((at, i) => ({ readAt: Number(at), delta: Number(r.delta[i]), cum: Number(r.cum[i]) })),
-  }));
 }

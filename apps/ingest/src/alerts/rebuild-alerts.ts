@@ -1,9 +1,10 @@
 import { READING_ALERT_CODES, type EpisodeCode } from '@meter/consumption';
 import type { Queryable } from '@meter/read-model';
+import { readingsAfter } from '../reading-store/reading-history';
 import { loadChannelContexts, saveChannelStates } from './channel-state-store';
 import { episodeId } from './derived-id';
 import type { NewEpisode } from './episode-store';
-import { emptyChannelState, evaluateReadings, type JudgedReading } from './rules';
+import { emptyChannelState, evaluateReadings } from './rules';
 
 const CHUNK = 20_000;
 
@@ -29,14 +30,8 @@ export async function rebuildDeviceAlerts(db: Queryable, orgId: string, deviceId
     const open = new Map<EpisodeCode, NewEpisode>();
     // The channel's readings in chunks, oldest first.
     for (let after = -Infinity; ;) {
-      const rows: { at: number; delta: number; cum: number }[] = await db.query(
-        `SELECT (extract(epoch from read_at) * 1000)::float8 AS at, delta, cum FROM ingest.readings
-         WHERE org_id = $1 AND device_id = $2 AND channel = $3 AND ($4::float8 IS NULL OR read_at > to_timestamp($4::float8 / 1000))
-         ORDER BY read_at LIMIT ${CHUNK}`,
-        [orgId, deviceId, key.channel, Number.isFinite(after) ? after : null],
-      );
-      if (rows.length === 0) break;
-      const readings: JudgedReading[] = rows.map((r) => ({ readAt: r.at, delta: r.delta, cum: r.cum }));
+      const readings = await readingsAfter(db, key, Number.isFinite(after) ? after : null, CHUNK);
+      if (readings.length === 0) break;
       const result = evaluateReadings(state, readings, context.settings, new Set(open.keys()), 0);
       state = result.state;
       for (const t of result.transitions) {
@@ -49,8 +44,8 @@ export async function rebuildDeviceAlerts(db: Queryable, orgId: string, deviceId
           open.delete(t.code);
         }
       }
-      after = rows[rows.length - 1].at;
-      if (rows.length < CHUNK) break;
+      after = readings[readings.length - 1].readAt;
+      if (readings.length < CHUNK) break;
     }
     if (state.latestAt !== null) await saveChannelStates(db, [{ ...key, state }]);
   }

@@ -1,10 +1,11 @@
 import type { Queryable } from '@meter/read-model';
-import { channelKeyer, visitIntervals, type ReadingRow, type StoredReading } from '../reading-store/reading-batch';
+import { channelKeyer, visitIntervals, type ChannelKey, type ReadingRow, type StoredReading } from '../reading-store/reading-batch';
+import { readingHistories } from '../reading-store/reading-history';
 import type { AlarmUpdate } from '../readings/updates';
-import { loadChannelContexts, loadChannelHistories, saveChannelStates, type ChannelContext, type ChannelKey } from './channel-state-store';
+import { loadChannelContexts, saveChannelStates, type ChannelContext } from './channel-state-store';
 import { applyDeviceAlarms } from './device-alarms';
 import { closeEpisodes, openEpisodes, type EpisodeClear, type NewEpisode } from './episode-store';
-import { emptyChannelState, evaluateReadings, foldHistory, type ChannelAlertState, type EpisodeTransition, type JudgedReading } from './rules';
+import { DAY_MS, emptyChannelState, evaluateReadings, foldHistory, HOUR_MS, type ChannelAlertState, type EpisodeTransition, type JudgedReading } from './rules';
 
 /** What one batch wrote that the alert rules judge. */
 export interface AlertBatch {
@@ -91,7 +92,7 @@ async function judgeChannels(db: Queryable, entries: [string, Work][], batch: Al
 /** The state to judge from and the readings to judge, for channels rebuilt from their stored history (one query for all). */
 async function rebuiltStates(db: Queryable, work: readonly Work[], stored: ReadonlyMap<string, StoredReading>) {
   const needed = work.filter((w) => w.history);
-  const histories = await loadChannelHistories(
+  const histories = await readingHistories(
     db,
     needed.map((w) => ({
       orgId: w.orgId,
@@ -99,7 +100,8 @@ async function rebuiltStates(db: Queryable, work: readonly Work[], stored: Reado
       channel: w.channel,
       // Continuing: the history before the batch's appends; judging afresh: everything up to the latest.
       upTo: w.history === 'continue' ? (stored.get(keyOf(w))?.readAt ?? null) : null,
-      noFlowDays: w.context.settings.noFlowDays,
+      // NO_FLOW looks this far back for the channel's last consumption.
+      flowWindowMs: (w.context.settings.noFlowDays + 2) * DAY_MS + HOUR_MS,
     })),
   );
   const result = new Map<string, { state: ChannelAlertState; judge: JudgedReading[] }>();

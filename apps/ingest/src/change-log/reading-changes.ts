@@ -1,4 +1,5 @@
 import type { QueryRunner } from 'typeorm';
+import { widenToNeighbours } from '../reading-store/reading-history';
 import type { AlarmUpdate } from '../readings/updates';
 
 /**
@@ -27,14 +28,16 @@ export interface ChangedSpan {
  */
 export async function recordReadingChanges(runner: QueryRunner, spans: readonly ChangedSpan[]): Promise<void> {
   if (spans.length === 0) return;
+  const all = [
+    ...spans.filter((s) => !s.widen),
+    ...(await widenToNeighbours(
+      runner,
+      spans.filter((s) => s.widen),
+    )),
+  ];
   await runner.query(
     `WITH spans AS (
-       SELECT s.o AS org_id,
-         CASE WHEN s.w THEN coalesce((SELECT p.read_at FROM ingest.readings p WHERE p.org_id = s.o AND p.device_id = s.d AND p.channel = s.c
-                                        AND p.read_at < s.lo ORDER BY p.read_at DESC LIMIT 1), s.lo) ELSE s.lo END AS lo,
-         CASE WHEN s.w THEN coalesce((SELECT n.read_at FROM ingest.readings n WHERE n.org_id = s.o AND n.device_id = s.d AND n.channel = s.c
-                                        AND n.read_at > s.hi ORDER BY n.read_at LIMIT 1), s.hi) ELSE s.hi END AS hi
-       FROM unnest($1::text[], $2::bigint[], $3::smallint[], $4::timestamptz[], $5::timestamptz[], $6::bool[]) AS s(o, d, c, lo, hi, w)
+       SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[]) AS s(org_id, lo, hi)
      ), reach AS (
        SELECT org_id, lo, hi, max(hi) OVER (PARTITION BY org_id ORDER BY lo, hi ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS reached
        FROM spans
@@ -44,14 +47,7 @@ export async function recordReadingChanges(runner: QueryRunner, spans: readonly 
      )
      INSERT INTO ingest.reading_changes (org_id, span_start, span_end)
      SELECT org_id, min(lo), max(hi) FROM islands GROUP BY org_id, island`,
-    [
-      spans.map((s) => s.orgId),
-      spans.map((s) => s.deviceId),
-      spans.map((s) => s.channel),
-      spans.map((s) => new Date(s.start).toISOString()),
-      spans.map((s) => new Date(s.end).toISOString()),
-      spans.map((s) => s.widen),
-    ],
+    [all.map((s) => s.orgId), all.map((s) => new Date(s.start).toISOString()), all.map((s) => new Date(s.end).toISOString())],
   );
 }
 

@@ -1,5 +1,6 @@
 import type { QueryRunner } from 'typeorm';
 import type { ReadingRow } from '../reading-store/reading-batch';
+import { firstReadingAt } from '../reading-store/reading-history';
 import type { DeviceUpdate } from '../readings/updates';
 
 /** How ingest keeps `ingest.devices`: registrations and settings from device messages, and devices that register themselves by reading. */
@@ -62,12 +63,13 @@ export async function applyDeviceUpdate(runner: QueryRunner, update: DeviceUpdat
   );
   // A registration without activated_at dates from the first reading, when readings came first.
   if (activatedAt === null) {
-    await runner.query(
-      `UPDATE ingest.devices t SET activated_at = f.first
-       FROM (SELECT min(read_at) AS first FROM ingest.readings WHERE org_id = $1 AND device_id = $2) f
-       WHERE t.org_id = $1 AND t.device_id = $2 AND NOT t.activated_explicit AND f.first < t.activated_at`,
-      [update.orgId, update.deviceId],
-    );
+    const first = await firstReadingAt(runner, update.orgId, update.deviceId);
+    if (first === null) return;
+    await runner.query(`UPDATE ingest.devices SET activated_at = $3 WHERE org_id = $1 AND device_id = $2 AND NOT activated_explicit AND $3 < activated_at`, [
+      update.orgId,
+      update.deviceId,
+      new Date(first).toISOString(),
+    ]);
   }
 }
 

@@ -10,6 +10,13 @@ export interface ReadingRow {
   seq: number;
 }
 
+/** One channel of one device of one organization. */
+export interface ChannelKey {
+  orgId: string;
+  deviceId: number;
+  channel: number;
+}
+
 /**
  * Keys `org\0device\0channel` of rows, built once per run of rows of the
  * same channel (a batch holds each channel's readings together) instead of a

@@ -222,3 +222,31 @@ export async function ensurePartitions(query: (sql: string, params: unknown[]) =
     known.add(month);
   }
 }
+
+/**
+ * Recomputes every stored interval and running total of one device from its
+ * stored register values (the source of truth), in the caller's transaction
+ * under the device's lock. Returns the number of rows that changed.
+ */
+export async function rebuildIntervals(runner: QueryRunner, orgId: string, deviceId: number): Promise<number> {
+  const result: [unknown[], number] = await runner.query(
+    `WITH linked AS (
+       SELECT channel, read_at, value, lag(read_at) OVER w AS prev, lag(value) OVER w AS prev_value
+       FROM ingest.readings WHERE org_id = $1 AND device_id = $2
+       WINDOW w AS (PARTITION BY channel ORDER BY read_at)
+     ), intervals AS (
+       SELECT channel, read_at, prev,
+         CASE WHEN prev IS NULL OR value < prev_value THEN 0 ELSE value - prev_value END AS delta,
+         coalesce(value < prev_value, false) AS reset
+       FROM linked
+     ), totals AS (
+       SELECT *, sum(delta) OVER (PARTITION BY channel ORDER BY read_at) AS cum FROM intervals
+     )
+     UPDATE ingest.readings t SET prev_read_at = s.prev, delta = s.delta, reset = s.reset, cum = s.cum
+     FROM totals s
+     WHERE t.org_id = $1 AND t.device_id = $2 AND t.channel = s.channel AND t.read_at = s.read_at
+       AND (t.prev_read_at IS DISTINCT FROM s.prev OR t.delta <> s.delta OR t.reset <> s.reset OR t.cum <> s.cum)`,
+    [orgId, deviceId],
+  );
+  return Array.isArray(result) && typeof result[1] === 'number' ? result[1] : 0;
+}
