@@ -1,6 +1,7 @@
 import type { Interval } from '@meter/consumption';
+import { DEVICE_COLUMNS, toDevice, type DeviceRow } from './devices/device-columns';
+import { intervalsByChannel, PACKED_INTERVALS, RUNNING_TOTAL_AT } from './readings/reading-sql';
 import type { DeviceRecord, Queryable } from './records';
-import { DEVICE_COLUMNS, intervalsByChannel, PACKED_INTERVALS, RUNNING_TOTAL_AT, toDevice, type DeviceRow } from './read-model-sql';
 
 export interface DeviceHistory {
   device: DeviceRecord;

@@ -1,8 +1,8 @@
 import type { Interval, RaisedEpisode, RegisterReading } from '@meter/consumption';
 import type { ClientBase } from 'pg';
 import Cursor from 'pg-cursor';
-import { PACKED_INTERVALS, intervalsByChannel } from './read-model-sql';
-import { epochMsAt } from './packed-intervals';
+import { epochMsAt } from './readings/packed-intervals';
+import { PACKED_INTERVALS, READING_AT, intervalsByChannel } from './readings/reading-sql';
 
 /**
  * What the batch export reads of one channel of one device for one local
@@ -25,12 +25,6 @@ export interface ChannelDay {
   /** the channel's alert episodes raised inside the day, oldest first (its alerts list their codes, as history's do) */
   raised: RaisedEpisode[];
 }
-
-/** One reading as 17 bytes: `timestamptz_send(read_at)` (8), `float8send(value)` (8), `boolsend(reset)` (1). */
-const READING_AT = (op: '<=' | '>', at: string) => `
-  (SELECT timestamptz_send(r.read_at) || float8send(r.value) || boolsend(r.reset) FROM ingest.readings r
-   WHERE r.org_id = d.org_id AND r.device_id = d.device_id AND r.channel = c.channel AND r.read_at ${op} ${at}
-   ORDER BY r.read_at ${op === '<=' ? 'DESC' : 'ASC'} LIMIT 1)`;
 
 /**
  * One row per device and channel of the organization activated before the

@@ -6,8 +6,9 @@
  * the rebuild) belongs to the ingest service (`@meter/ingest`).
  */
 export * from './records';
-export * from './read-model-reader';
+export * from './devices/device-reader';
+export * from './devices/devices-changed';
+export * from './readings/reading-reader';
 export * from './device-history';
-export * from './devices-changed';
 export * from './export-day';
 export * from './alerts';

@@ -1,48 +1,10 @@
-import type { Interval, Tariff } from '@meter/consumption';
+import type { Interval } from '@meter/consumption';
 import { packedInterval, unpackIntervals } from './packed-intervals';
-import type { DeviceRecord } from './records';
 
-/** SQL fragments the read model queries share; `d` is an `ingest.devices` row and `c.channel` a channel of it. */
-
-export const DEVICE_COLUMNS = `device_id::float8 AS device_id, name, channels, (extract(epoch from activated_at) * 1000)::float8 AS activated_at,
-  serie, unit, decimal_places, time_zone, price_per_unit, currency_symbol, tariff,
-  leak_threshold_per_hour, burst_threshold_per_hour, no_flow_days, max_silence_hours`;
-
-export interface DeviceRow {
-  device_id: number;
-  name: string;
-  channels: number;
-  activated_at: number;
-  serie: string;
-  unit: string;
-  decimal_places: number;
-  time_zone: string;
-  price_per_unit: number;
-  currency_symbol: string;
-  tariff: Tariff | null;
-  leak_threshold_per_hour: number;
-  burst_threshold_per_hour: number | null;
-  no_flow_days: number;
-  max_silence_hours: number;
-}
-
-export const toDevice = (r: DeviceRow): DeviceRecord => ({
-  deviceId: r.device_id,
-  name: r.name,
-  channels: r.channels,
-  activatedAt: r.activated_at,
-  serie: r.serie,
-  unit: r.unit,
-  decimalPlaces: r.decimal_places,
-  timeZone: r.time_zone,
-  pricePerUnit: r.price_per_unit,
-  currencySymbol: r.currency_symbol,
-  tariff: r.tariff,
-  leakThresholdPerHour: r.leak_threshold_per_hour,
-  burstThresholdPerHour: r.burst_threshold_per_hour,
-  noFlowDays: r.no_flow_days,
-  maxSilenceHours: r.max_silence_hours,
-});
+/**
+ * SQL fragments over `ingest.readings` that the read model's queries share;
+ * `d` is an `ingest.devices` row and `c.channel` a channel of it.
+ */
 
 /**
  * The channel's intervals overlapping [from, to) (timestamptz parameters),
@@ -80,3 +42,9 @@ const RUNNING_TOTAL_AT = (at: string) => `
     (SELECT l.cum FROM ingest.readings l WHERE l.org_id = d.org_id AND l.device_id = d.device_id AND l.channel = c.channel AND l.read_at < ${at}::timestamptz
      ORDER BY l.read_at DESC LIMIT 1),
     0)::float8`;
+
+/** One reading as 17 bytes: `timestamptz_send(read_at)` (8), `float8send(value)` (8), `boolsend(reset)` (1). */
+export const READING_AT = (op: '<=' | '>', at: string) => `
+  (SELECT timestamptz_send(r.read_at) || float8send(r.value) || boolsend(r.reset) FROM ingest.readings r
+   WHERE r.org_id = d.org_id AND r.device_id = d.device_id AND r.channel = c.channel AND r.read_at ${op} ${at}
+   ORDER BY r.read_at ${op === '<=' ? 'DESC' : 'ASC'} LIMIT 1)`;

@@ -1,25 +1,6 @@
 import type { Interval } from '@meter/consumption';
-import { DEVICE_COLUMNS, intervalsByChannel, PACKED_INTERVALS, RUNNING_TOTAL_AT, toDevice, type DeviceRow } from './read-model-sql';
-import type { DeviceRecord, LatestReading, Queryable } from './records';
-
-/** The organization's devices with the given ids; ids of other organizations are simply absent. */
-export async function findDevices(db: Queryable, orgId: string, deviceIds: readonly number[]): Promise<Map<number, DeviceRecord>> {
-  const rows: DeviceRow[] = await db.query(`SELECT ${DEVICE_COLUMNS} FROM ingest.devices WHERE org_id = $1 AND device_id = ANY($2::bigint[])`, [
-    orgId,
-    deviceIds,
-  ]);
-  return new Map(rows.map((r) => [r.device_id, toDevice(r)]));
-}
-
-/** One page of the organization's devices ordered by id, after `afterId`; asks for one more to know if more exist. */
-export async function listDevices(db: Queryable, orgId: string, afterId: number, limit: number): Promise<{ devices: DeviceRecord[]; hasMore: boolean }> {
-  const rows: DeviceRow[] = await db.query(`SELECT ${DEVICE_COLUMNS} FROM ingest.devices WHERE org_id = $1 AND device_id > $2 ORDER BY device_id LIMIT $3`, [
-    orgId,
-    afterId,
-    limit + 1,
-  ]);
-  return { devices: rows.slice(0, limit).map(toDevice), hasMore: rows.length > limit };
-}
+import type { LatestReading, Queryable } from '../records';
+import { intervalsByChannel, PACKED_INTERVALS, RUNNING_TOTAL_AT } from './reading-sql';
 
 /**
  * The stored intervals of each channel of a device (1..its `channels`) that overlap [from, to),

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '@meter/persistence';
 import { isolatedInfra, type IsolatedInfra } from '@meter/testing';
-import { deviceHistory } from './device-history';
-import { consumptionInWindow, findDevices, intervalsOverlapping } from './read-model-reader';
+import { deviceHistory } from '../device-history';
+import { findDevices } from '../devices/device-reader';
+import { consumptionInWindow, intervalsOverlapping } from './reading-reader';
 
 const ORG = 'org_reader';
 
