@@ -5,7 +5,7 @@
  * `@meter/read-model`.
  */
 export { IngestModule } from './ingest.module';
-export { readModelStore } from './migrations';
+export { ingestStore } from './migrations';
 export { readingsConsumer, readingsPullWindow } from './readings/readings-consumer';
 export { routeMessage, type IncomingMessage, type RoutedMessage } from './readings/route-message';
 export { deviceOfSubject, takeBatch } from './readings/take-batch';

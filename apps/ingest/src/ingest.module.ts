@@ -4,7 +4,7 @@ import { platformStreams } from '@meter/contracts';
 import { HttpCoreModule } from '@meter/http';
 import { NatsModule } from '@meter/messaging';
 import { PersistenceModule } from '@meter/persistence';
-import { readModelStore } from './migrations';
+import { ingestStore } from './migrations';
 import { readingsConsumer } from './readings/readings-consumer';
 import { ReadingsModule } from './readings/readings.module';
 
@@ -17,7 +17,7 @@ export class IngestModule {
       imports: [
         ConfigModule.forRoot(config),
         HttpCoreModule,
-        PersistenceModule.forService('ingest', readModelStore),
+        PersistenceModule.forService('ingest', ingestStore),
         NatsModule.forService('ingest', (bus) => {
           const streams = platformStreams(bus);
           return {

@@ -13,7 +13,7 @@ export const rebuildCommand = () =>
     .option('--org <org-id>', 'only this organization')
     .action(
       action(async ({ org }: { org?: string }) => {
-        const [{ loadConfig }, { ORG_ID }, { createDataSource }, { devicesToRebuild, readModelStore, rebuildDevice }] = await Promise.all([
+        const [{ loadConfig }, { ORG_ID }, { createDataSource }, { devicesToRebuild, ingestStore, rebuildDevice }] = await Promise.all([
           import('@meter/config'),
           import('@meter/contracts'),
           import('@meter/persistence'),
@@ -21,7 +21,7 @@ export const rebuildCommand = () =>
         ]);
         if (org !== undefined && !ORG_ID.test(org)) throw new UsageError('--org must be an organization id of 1..64 characters [A-Za-z0-9_-]');
         const config = loadConfig();
-        const ds = await createDataSource({ ...readModelStore, url: config.DATABASE_URL, poolSize: 2, applicationName: 'cli-rebuild' }).initialize();
+        const ds = await createDataSource({ ...ingestStore, url: config.DATABASE_URL, poolSize: 2, applicationName: 'cli-rebuild' }).initialize();
         try {
           let changed = 0;
           const devices = await devicesToRebuild(ds, org);

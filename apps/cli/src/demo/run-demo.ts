@@ -4,7 +4,7 @@ import type { AppConfig } from '@meter/config';
 import { BusNames, platformStreams } from '@meter/contracts';
 import { connectNats, ensureStream } from '@meter/messaging';
 import { createDataSource } from '@meter/persistence';
-import { readModelStore } from '@meter/ingest';
+import { ingestStore } from '@meter/ingest';
 import { signRequest } from '@meter/signing';
 import { authDataSource, createOrganization } from '@meter/auth';
 import { Progress } from '../progress';
@@ -134,7 +134,7 @@ async function publishAndIngest(config: AppConfig, orgId: string): Promise<Simul
   } finally {
     await nc.drain();
   }
-  const db = await createDataSource({ ...readModelStore, url: config.DATABASE_URL, poolSize: 1, applicationName: 'demo' }).initialize();
+  const db = await createDataSource({ ...ingestStore, url: config.DATABASE_URL, poolSize: 1, applicationName: 'demo' }).initialize();
   try {
     const storing = new Progress('demo', summary.readings, 'readings stored by ingest');
     storing.start(`waiting for ingest to store the readings of ${orgId}`);

@@ -1,6 +1,6 @@
 import type { ServiceStore } from '@meter/persistence';
 import { authStore } from '@meter/auth';
-import { readModelStore } from '@meter/ingest';
+import { ingestStore } from '@meter/ingest';
 import { integrationsStore } from '@meter/integrations';
 import { vaultStore } from '@meter/vault';
 
@@ -8,6 +8,6 @@ import { vaultStore } from '@meter/vault';
 export const SERVICE_STORES: Record<string, ServiceStore> = {
   auth: authStore,
   vault: vaultStore,
-  ingest: readModelStore,
+  ingest: ingestStore,
   integrations: integrationsStore,
 };

@@ -11,7 +11,7 @@ import { ReadingChanges1764100000000 } from './reading-changes.migration';
  * gateway reads them); migrations in order. The schema name also names the
  * migrations' bookkeeping table (`public.ingest_migrations`), so it stays.
  */
-export const readModelStore: ServiceStore = {
+export const ingestStore: ServiceStore = {
   schema: 'ingest',
   migrations: [
     createSchemaMigration('ingest'),
