@@ -12,3 +12,4 @@ export * from './readings/reading-reader';
 export * from './device-history';
 export * from './export-day';
 export * from './alerts';
+export * from './change-log/reading-changes-after';

@@ -5,11 +5,13 @@ import { DevicesChangedNotify1763800000002 } from './devices-changed-notify.migr
 import { NoJit1763800000001 } from './no-jit.migration';
 import { ReadModel1763800000000 } from './read-model.migration';
 import { ReadingChanges1764100000000 } from './reading-changes.migration';
+import { ReadingChangesByTransaction1764400000000 } from './reading-changes-by-transaction.migration';
 
 /**
- * The read model's tables live in the `ingest` schema (ingest writes them, the
- * gateway reads them); migrations in order. The schema name also names the
- * migrations' bookkeeping table (`public.ingest_migrations`), so it stays.
+ * The read model's tables live in the `ingest` schema (ingest writes them;
+ * the gateway and the integrations read them); migrations in order. The
+ * schema name also names the migrations' bookkeeping table
+ * (`public.ingest_migrations`), so it stays.
  */
 export const ingestStore: ServiceStore = {
   schema: 'ingest',
@@ -21,6 +23,7 @@ export const ingestStore: ServiceStore = {
     DeviceSettings1764000000000,
     ReadingChanges1764100000000,
     AlertEpisodes1764200000000,
+    ReadingChangesByTransaction1764400000000,
   ],
   entities: [],
 };

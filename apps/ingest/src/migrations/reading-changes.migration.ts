@@ -5,8 +5,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * "Restatement"): each batch write records, per organization, the spans of
  * time whose stored intervals it changed, with the id of its transaction.
  * An exported day whose export snapshot does not see a change overlapping it
- * is exported again. Rows no export needs are pruned by the integrations
- * process.
+ * is exported again. (Readers take the log by position and ingest prunes
+ * what they took: ReadingChangesByTransaction1764400000000.)
  */
 export class ReadingChanges1764100000000 implements MigrationInterface {
   name = 'ReadingChanges1764100000000';

@@ -5,7 +5,7 @@ import { addDays, localDateOf } from '@meter/consumption';
 import { RESTATEMENT_DAYS } from '@meter/contracts';
 import { DatabaseOutage } from '@meter/persistence';
 import { organizationExportLock } from './day-exporter';
-import { daysChangedSinceExport, organizationsWithChanges, pruneReadingChanges } from './export-changes';
+import { daysChangedSinceExport, organizationsWithChanges, pruneExportChanges, takeReadingChanges } from './export-changes';
 import { ExportMetrics } from './export-metrics';
 import { ExportOutboxRelay } from './export-outbox-relay';
 import { ExportRuns } from './export-runs';
@@ -34,8 +34,9 @@ export function consecutiveRanges(dates: readonly string[]): { from: string; to:
  * each under a row lock others skip, so it is scheduled once. Scheduling
  * queues the previous local day (and any day missed while nothing ran, up to
  * 35 days) and, as restatement runs, every exported day of the last 35 that
- * changed after its export's snapshot. The tick also prunes the read model's
- * change log of what no export needs.
+ * changed after its export's snapshot. Each tick first takes the read
+ * model's new changes (`takeReadingChanges`) and ends by pruning the taken
+ * changes no export needs.
  */
 @Injectable()
 export class ExportScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -75,6 +76,7 @@ export class ExportScheduler implements OnApplicationBootstrap, BeforeApplicatio
 
   private async runTick() {
     try {
+      await this.dataSource.transaction((manager) => takeReadingChanges(manager));
       await this.scheduleDue(Date.now());
       await this.finishLeftOpen();
       await this.pruneChanges();
@@ -134,7 +136,7 @@ export class ExportScheduler implements OnApplicationBootstrap, BeforeApplicatio
   }
 
   /**
-   * Deletes the change log's rows no export needs. Under the organization's
+   * Deletes the taken changes no export needs. Under the organization's
    * exclusive export lock (every export holds it shared from before its
    * snapshot until its day is recorded), so no export is between the two.
    */
@@ -148,7 +150,7 @@ export class ExportScheduler implements OnApplicationBootstrap, BeforeApplicatio
         ]);
         if (!locked) return;
         const exported = await organizationExportedDays(manager, orgId, since);
-        await pruneReadingChanges(manager, orgId, exported, RESTATEMENT_DAYS + 1);
+        await pruneExportChanges(manager, orgId, exported, RESTATEMENT_DAYS + 1);
       });
     }
   }

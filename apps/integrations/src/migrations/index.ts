@@ -3,6 +3,7 @@ import { ExportTables1764100000001 } from './1764100000001-export-tables';
 import { ExportJobs1764100000002 } from './1764100000002-export-jobs';
 import { Webhooks1764200000000 } from './webhooks.migration';
 import { WebhookRetentionIndexes1764300000000 } from './1764300000000-webhook-retention-indexes';
+import { ExportChanges1764400000001 } from './1764400000001-export-changes';
 
 /** The integrations service's tables (exports, webhooks) live in the `integrations` schema; migrations in order. */
 export const integrationsStore: ServiceStore = {
@@ -13,6 +14,7 @@ export const integrationsStore: ServiceStore = {
     ExportJobs1764100000002,
     Webhooks1764200000000,
     WebhookRetentionIndexes1764300000000,
+    ExportChanges1764400000001,
   ],
   entities: [],
 };
