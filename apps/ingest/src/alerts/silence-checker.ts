@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@meter/config';
 import { Metrics } from '@meter/http';
 import { DatabaseOutage } from '@meter/persistence';
+import { pruneReadingChanges } from '../change-log/prune-reading-changes';
 import { checkSilences } from './silence-check';
 import { AlertEventsRelay } from './alert-events-relay';
 
@@ -11,7 +12,8 @@ import { AlertEventsRelay } from './alert-events-relay';
  * NO_COMMUNICATION by the clock: every ALERT_SILENCE_CHECK_SECONDS (30 s by
  * default, at most 60) each ingest replica tries the check; an advisory lock
  * lets one of them run it at a time (docs/alerts-and-webhooks.md). Its
- * clock is the real one, or TEST_NOW in tests.
+ * clock is the real one, or TEST_NOW in tests. The same tick prunes the
+ * change log of what its readers have taken (docs/exports.md).
  */
 @Injectable()
 export class SilenceChecker implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -55,6 +57,8 @@ export class SilenceChecker implements OnApplicationBootstrap, BeforeApplication
         this.raised.inc(opened);
         this.relay.nudge();
       }
+      // The replica whose turn it was (it held the check's lock) also prunes the change log.
+      if (opened !== null) await pruneReadingChanges(this.dataSource);
     } catch (error) {
       if (!this.outage.report(error)) this.logger.warn(`silence check failed, will retry: ${error instanceof Error ? error.message : String(error)}`);
     }
