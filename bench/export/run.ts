@@ -8,6 +8,7 @@ import { Client } from 'pg';
 import S3rver from 's3rver';
 import { z } from 'zod';
 import { migrateAll } from '@meter/cli';
+import type { ReadingRow } from '@meter/ingest';
 import {
   BusNames,
   EXPORT_OPERATIONS,
@@ -22,6 +23,7 @@ import {
 import { connectNats, requestRpc } from '@meter/messaging';
 import { quoteIdentifier } from '@meter/persistence';
 import { freePort, ready, round, startProcess, stopProcess, waitFor } from '../shared/processes';
+import { seedReadModel, type SeedBatch } from '../shared/read-model-seed';
 
 /**
  * bench:export — one local day of a fleet of 10,000 and of 100,000 devices
@@ -52,23 +54,24 @@ interface Result {
   peakRssMb: number;
 }
 
-/** N devices of one organization, each with a reading every 6 hours around the day (6 readings): written straight into the read model. */
-async function seed(db: Client, orgId: string, devices: number) {
-  await db.query(`SELECT ingest.ensure_readings_partition($1::timestamptz)`, [`${DAY}T00:00:00Z`]);
-  await db.query(`SELECT ingest.ensure_readings_partition($1::timestamptz)`, ['2026-10-31T00:00:00Z']);
-  await db.query(
-    `INSERT INTO ingest.devices (org_id, device_id, name, channels, activated_at, stream_seq)
-     SELECT $1, d, 'Device ' || d, 1, timestamptz '2026-10-31 18:00Z', 0 FROM generate_series(1, $2) AS d`,
-    [orgId, devices],
-  );
-  await db.query(
-    `INSERT INTO ingest.readings (org_id, device_id, channel, read_at, value, prev_read_at, delta, reset, cum, stream_seq)
-     SELECT $1, d, 1, timestamptz '2026-10-31 18:00Z' + k * interval '6 hours', (d % 100) + k * 0.25 + (d % 7) * 0.01 * k,
-       CASE WHEN k = 0 THEN NULL ELSE timestamptz '2026-10-31 18:00Z' + (k - 1) * interval '6 hours' END,
-       CASE WHEN k = 0 THEN 0 ELSE 0.25 + (d % 7) * 0.01 END, false, k * (0.25 + (d % 7) * 0.01), 0
-     FROM generate_series(1, $2) AS d CROSS JOIN generate_series(0, 5) AS k`,
-    [orgId, devices],
-  );
+/** Devices written per transaction while seeding (each holds its device's lock until commit). */
+const SEED_DEVICES_PER_BATCH = 1000;
+
+/** N devices of one organization, each with a reading every 6 hours around the day (6 readings), stored through ingest's writer. */
+async function seed(databaseUrl: string, db: Client, orgId: string, devices: number) {
+  const FIRST = Date.parse('2026-10-31T18:00:00Z');
+  function* batches(): Generator<SeedBatch> {
+    for (let from = 1; from <= devices; from += SEED_DEVICES_PER_BATCH) {
+      const readings: ReadingRow[] = [];
+      for (let d = from; d < Math.min(from + SEED_DEVICES_PER_BATCH, devices + 1); d++) {
+        for (let k = 0; k <= 5; k++) {
+          readings.push({ orgId, deviceId: d, channel: 1, readAt: FIRST + k * 6 * 3_600_000, value: (d % 100) + k * 0.25 + (d % 7) * 0.01 * k, seq: d });
+        }
+      }
+      yield { readings };
+    }
+  }
+  await seedReadModel(databaseUrl, batches());
   await db.query('ANALYZE ingest.devices');
   await db.query('ANALYZE ingest.readings');
 }
@@ -136,7 +139,7 @@ async function main() {
     for (const devices of SIZES) {
       const orgId = `bench_${devices}`;
       process.stderr.write(`seeding ${devices} devices...\n`);
-      await seed(db, orgId, devices);
+      await seed(databaseUrl, db, orgId, devices);
       await rpc(
         nc,
         vaultSubject(bus, 'upsert'),

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { BusNames, platformStreams } from '@meter/contracts';
+import { BusNames, deviceMessage, platformStreams } from '@meter/contracts';
 import type { KeyRing } from '@meter/crypto';
 import { connectNats, ensureStream } from '@meter/messaging';
 import { credentialCreatedEvent, publishAuthEvent } from '../../test/harness/credential-events';
+import { seedReadModel } from '../shared/read-model-seed';
 
 /** Publishes a credential.created event the way the auth relay does, so the gateway learns a credential without the auth service. */
 export async function seedCredential(natsUrl: string, bus: BusNames, ring: KeyRing) {
@@ -31,18 +31,12 @@ export async function removeStreams(natsUrl: string, bus: BusNames): Promise<voi
   }
 }
 
-/** Devices of the organization straight in the read model, so `GET /meter/v1/devices` answers a real page. */
+/** Devices of the organization in the read model (through ingest's writer), so `GET /meter/v1/devices` answers a real page. */
 export async function seedDevices(databaseUrl: string, orgId: string, count: number): Promise<void> {
-  const db = new Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
-    await db.query(
-      `INSERT INTO ingest.devices (org_id, device_id, name, channels, activated_at)
-       SELECT $1, d, 'Meter ' || d, 1 + d % 2, timestamptz '2026-01-01' + d * interval '1 day' FROM generate_series(1, $2::int) AS d
-       ON CONFLICT DO NOTHING`,
-      [orgId, count],
-    );
-  } finally {
-    await db.end();
-  }
+  const devices = Array.from({ length: count }, (_, i) => {
+    const d = i + 1;
+    const device = deviceMessage.parse({ name: `Meter ${d}`, channels: 1 + (d % 2), activated_at: new Date(Date.UTC(2026, 0, 1 + d)).toISOString() });
+    return { orgId, deviceId: d, seq: d, receivedAt: Date.now(), device };
+  });
+  await seedReadModel(databaseUrl, [{ devices }]);
 }
