@@ -15,6 +15,41 @@ const publicFacesOnly = APPS.map((app) => ({
   message: `import @meter/${app} (apps/${app}/src/index.ts), the app's public face, not its internals`,
 }));
 
+/**
+ * The ingest schema has one writer, apps/ingest (docs/architecture.md, "Storage"). Outside it, no SQL that
+ * changes the schema (DML, DDL, calls of its functions) and, where processes only read it, no import of
+ * ingest at all: they read through @meter/read-model. The CLI, benchmarks and tests write through
+ * @meter/ingest; test files arrange (and break) data as they need.
+ */
+const INGEST_WRITE_SQL = String.raw`\b(insert\s+into|update|delete\s+from|truncate(\s+table)?|copy|lock(\s+table)?)\s+(only\s+)?"?ingest"?\.|\b(create|alter|drop|comment\s+on|grant|revoke)\b[^;]*?\bingest\.|\bingest\.\w+\s*\(`;
+const INGEST_WRITER_MESSAGE = 'only apps/ingest writes the ingest schema (docs/architecture.md, "Storage"): read it through @meter/read-model';
+const ingestHasOneWriter = [
+  {
+    files: ['apps/**/*.ts', 'libs/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', 'test/**/*.ts'],
+    ignores: ['apps/ingest/**', '**/*.spec.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: `Literal[value=/${INGEST_WRITE_SQL}/i]`, message: INGEST_WRITER_MESSAGE },
+        { selector: `TemplateElement[value.raw=/${INGEST_WRITE_SQL}/i]`, message: INGEST_WRITER_MESSAGE },
+      ],
+    },
+  },
+  {
+    files: ['apps/!(ingest|cli)/**/*.ts', 'libs/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: '@meter/ingest', message: INGEST_WRITER_MESSAGE }],
+          patterns: [{ group: ['**/ingest/src', '**/ingest/src/**'], message: INGEST_WRITER_MESSAGE }],
+        },
+      ],
+    },
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'libs/*/dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'eslint.config.mjs'] },
   eslint.configs.recommended,
@@ -31,4 +66,5 @@ export default tseslint.config(
       'import-x/no-duplicates': 'error',
     },
   },
+  ...ingestHasOneWriter,
 );
