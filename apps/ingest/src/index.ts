@@ -14,4 +14,4 @@ export type { ReadingRow } from './reading-store/reading-batch';
 export { ensurePartitions } from './reading-store/reading-store';
 export { writeBatch } from './readings/write-batch';
 export { devicesToRebuild, rebuildDevice } from './rebuild/rebuild';
-export { emptyChannelState, evaluateReadings } from './alerts/rules';
+export { DEFAULT_ALERT_SETTINGS, emptyChannelState, evaluateReadings } from './alerts/rules';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ALERT_SETTINGS, intervalsFromReadings } from '@meter/consumption';
-import { emptyChannelState, evaluateReadings } from '@meter/ingest';
+import { intervalsFromReadings } from '@meter/consumption';
+import { DEFAULT_ALERT_SETTINGS, emptyChannelState, evaluateReadings } from '@meter/ingest';
 import { anomalyOf, plannedReadings, type SimulationPlan } from './publish-simulated-meters';
 import { BURST_THRESHOLD_PER_HOUR, simulatedMeter, simulatedReadings, type MeterAnomaly } from './simulated-meter';
 

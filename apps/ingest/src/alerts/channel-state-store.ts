@@ -1,8 +1,8 @@
-import type { AlertSettings, EpisodeCode } from '@meter/consumption';
+import type { EpisodeCode } from '@meter/consumption';
 import { PgArrayWriter } from '@meter/persistence';
 import type { Queryable } from '@meter/read-model';
 import type { ChannelKey } from '../reading-store/reading-batch';
-import type { ChannelAlertState } from './rules';
+import type { AlertSettings, ChannelAlertState } from './rules';
 
 /** A channel's rule state (undefined before its first evaluation, or when it must be rebuilt from history), settings and open codes. */
 export interface ChannelContext {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyChannelState, HOUR_MS, type JudgedReading } from './channel-state';
-import { DEFAULT_ALERT_SETTINGS, type AlertSettings, type EpisodeCode } from '@meter/consumption';
+import type { EpisodeCode } from '@meter/consumption';
+import { DEFAULT_ALERT_SETTINGS, type AlertSettings } from './alert-settings';
 import { evaluateReadings, foldHistory, type EpisodeTransition } from './evaluate-readings';
 
 const T0 = Date.UTC(2026, 10, 1);

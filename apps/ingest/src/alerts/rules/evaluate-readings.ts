@@ -1,4 +1,5 @@
-import { NO_COMMUNICATION, type AlertSettings, type EpisodeCode } from '@meter/consumption';
+import { NO_COMMUNICATION, type EpisodeCode } from '@meter/consumption';
+import type { AlertSettings } from './alert-settings';
 import { burstVerdict } from './burst';
 import { foldInto, type ChannelAlertState, type JudgedReading } from './channel-state';
 import { leakVerdict } from './leak';

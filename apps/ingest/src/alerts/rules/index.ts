@@ -3,6 +3,7 @@
  * channel's readings one by one from what the rules remember of it. Only
  * ingest judges; readers see the episodes the rules opened.
  */
+export * from './alert-settings';
 export * from './channel-state';
 export * from './verdict';
 export * from './leak';
