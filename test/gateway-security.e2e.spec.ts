@@ -90,7 +90,13 @@ describe('gateway security against the real servers', () => {
       401,
       'unknown_access_key',
     );
-    expectProblem(await signedRequest(port, { ...credential, secretKey: 'wrong' }, { target: '/meter/v1/devices', headers }), 401, 'invalid_signature');
+    const timestamp = nowSeconds();
+    const wrongSecret = await signedRequest(port, { ...credential, secretKey: 'wrong' }, { target: '/meter/v1/devices', headers, timestamp });
+    expectProblem(wrongSecret, 401, 'invalid_signature');
+    // Only the secret differs: the client's signing string hashes to what the server reports.
+    expect(wrongSecret.json().signing_string_sha256).toBe(
+      sign({ secretKey: 'wrong', method: 'GET', target: '/meter/v1/devices', timestamp }).signingStringSha256,
+    );
     expectProblem(
       await signedRequest(port, credential, { target: '/meter/v1/devices', headers, timestamp: nowSeconds() - 3600 }),
       401,
@@ -120,7 +126,13 @@ describe('gateway security against the real servers', () => {
     const send = (t: string) => rawRequest(port, { target: t, headers: { ...headers, authorization } });
     // The exact bytes pass; the bulk route (issue-5-ingest) then answers 200 with both ids under errors (NOT_FOUND).
     expect((await send(target)).status).toBe(200);
-    expectProblem(await send('/meter/v1/projection/bulk?x=a%2fb&device_ids=1001%2C1002'), 401, 'invalid_signature');
+    const reordered = '/meter/v1/projection/bulk?x=a%2fb&device_ids=1001%2C1002';
+    const refused = await send(reordered);
+    expectProblem(refused, 401, 'invalid_signature');
+    // The answer names the SHA-256 of the string the server signed: the reordered target's, not the client's.
+    const { signingStringSha256: serverHash } = sign({ secretKey: 'any', method: 'GET', target: reordered, timestamp });
+    expect(refused.json().signing_string_sha256).toBe(serverHash);
+    expect(serverHash).not.toBe(sign({ secretKey: credential.secretKey, method: 'GET', target, timestamp }).signingStringSha256);
     expectProblem(await send('/meter/v1/projection/bulk?device_ids=1001,1002&x=a%2fb'), 401, 'invalid_signature');
     expectProblem(await send('/meter/v1/projection/bulk?device_ids=1001%2c1002&x=a%2Fb'), 401, 'invalid_signature');
 

@@ -25,6 +25,15 @@ export const problemSchema = z
     request_id: z.string().optional().meta({ description: 'The `X-Request-Id` of the request: quote it when reporting a problem.' }),
     errors: z.array(fieldErrorSchema).optional().meta({ description: 'With `validation_failed`: every invalid field.' }),
     retry_after: z.int().min(1).optional().meta({ description: "With the gateway's `rate_limited`: the seconds of `Retry-After`." }),
+    signing_string_sha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .optional()
+      .meta({
+        description:
+          "With the gateway's `invalid_signature`, when it computed a signature: the lowercase hex SHA-256 of the string it signed. " +
+          'Equal to the SHA-256 of your signing string, the strings match and the secret is wrong; different, a line differs (libs/signing/README.md).',
+      }),
   })
   .meta({ id: 'Problem', description: 'RFC 9457 problem details with a stable `code`.' });
 

@@ -12,7 +12,7 @@ export {
 } from './constants';
 export { splitTarget, type RequestTarget } from './target';
 export { bodySha256Hex, type BodyInput } from './body-hash';
-export { signingString, type SigningStringInput } from './signing-string';
+export { signingString, signingStringSha256, type SigningStringInput } from './signing-string';
 export { sign, type SignInput, type SignResult } from './sign';
 export { verifySignature, type VerifyInput } from './verify';
 export { timestampWithinSkew } from './skew';

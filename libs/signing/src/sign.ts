@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { bodySha256Hex, type BodyInput } from './body-hash';
-import { signingString } from './signing-string';
+import { signingString, signingStringSha256 } from './signing-string';
 
 export interface SignInput {
   /** The credential's secret key (keyed as its UTF-8 bytes). */
@@ -19,12 +19,14 @@ export interface SignResult {
   signature: string;
   /** The exact string that was signed; handy when debugging a mismatch. */
   signingString: string;
+  /** Lowercase hex SHA-256 of `signingString`: compare it with `signing_string_sha256` of a `401 invalid_signature`. */
+  signingStringSha256: string;
 }
 
 /** Computes the SVC-HMAC signature of a request. Throws `TypeError` on invalid input. */
 export function sign(input: SignInput): SignResult {
   const { mac, text } = signatureBytes(input);
-  return { signature: mac.toString('hex'), signingString: text };
+  return { signature: mac.toString('hex'), signingString: text, signingStringSha256: signingStringSha256(text) };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { isValidTimestamp, METHOD_RE, SHA256_HEX_RE, TARGET_RE } from './grammar';
 import { splitTarget } from './target';
 
@@ -39,4 +40,14 @@ export function signingString(input: SigningStringInput): string {
   }
   const { path, query } = splitTarget(target);
   return [method.toUpperCase(), path, query, bodySha256, String(timestamp)].join('\n');
+}
+
+/**
+ * Lowercase hex SHA-256 of a signing string (as UTF-8): what the gateway's
+ * `401 invalid_signature` answers carry as `signing_string_sha256`. Equal to
+ * the client's own, the strings match and the secret differs; otherwise a
+ * line differs (README.md, "When the gateway answers invalid_signature").
+ */
+export function signingStringSha256(signingString: string): string {
+  return createHash('sha256').update(signingString, 'utf8').digest('hex');
 }

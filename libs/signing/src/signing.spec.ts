@@ -12,6 +12,7 @@ import {
   sign,
   signatureKindAllowed,
   signingString,
+  signingStringSha256,
   signRequest,
   splitTarget,
   timestampWithinSkew,
@@ -104,6 +105,14 @@ describe('sign / verifySignature', () => {
     expect(result.signature).toMatch(/^[0-9a-f]{64}$/);
     expect(result.signingString).toBe(`POST\n/meter/v1/dashboard\nx=1&y=2\n${bodySha256Hex(body)}\n${timestamp}`);
     expect(verifySignature({ ...request, signature })).toBe(true);
+  });
+
+  it('gives the SHA-256 of the string it signed, as the gateway reports it', () => {
+    const result = sign(request);
+    expect(result.signingStringSha256).toBe(createHash('sha256').update(Buffer.from(result.signingString, 'utf8')).digest('hex'));
+    expect(signingStringSha256(result.signingString)).toBe(result.signingStringSha256);
+    // The hash of a known text, not one taken on trust from node:crypto alone.
+    expect(signingStringSha256('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
   });
 
   it('refuses an empty secret key when signing', () => {

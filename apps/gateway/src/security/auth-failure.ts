@@ -14,10 +14,12 @@ export interface AuthFailure {
   status: 401 | 403;
   code: AuthFailureCode;
   detail: string;
+  /** Members the problem answer adds (`signing_string_sha256` of `invalid_signature`). */
+  extensions?: Record<string, string>;
 }
 
-export function authFailure(status: 401 | 403, code: AuthFailureCode, detail: string): AuthFailure {
-  return { ok: false, status, code, detail };
+export function authFailure(status: 401 | 403, code: AuthFailureCode, detail: string, extensions?: Record<string, string>): AuthFailure {
+  return extensions ? { ok: false, status, code, detail, extensions } : { ok: false, status, code, detail };
 }
 
 /** A revoked credential, whether the view or the credential's stamp says so. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { authorizationHeader, sign } from '@meter/signing';
 import type { CredentialRecord } from '../credentials/credential-record';
 import { authenticate, type AuthContext, type SignedRequest } from './authenticate';
@@ -84,6 +85,29 @@ describe('authenticate', () => {
     expect(codeOf({ ...good, target: '/meter/v1/dashboard?b=%2C&a=1' })).toBe('401 invalid_signature');
     expect(codeOf({ ...good, target: '/meter/v1/dashboard?a=1&b=%2c' })).toBe('401 invalid_signature');
     expect(codeOf({ ...good, method: 'PUT' })).toBe('401 invalid_signature');
+  });
+
+  it('names the SHA-256 of the string it signed when the signature differs, and only then', () => {
+    const request = { ...signed({ secret: 'other' }), target: '/meter/v1/dashboard?b=%2C&a=1' };
+    const bodyHash = createHash('sha256').update(request.body!).digest('hex');
+    const serverString = `POST\n/meter/v1/dashboard\nb=%2C&a=1\n${bodyHash}\n${NOW}`;
+    const result = authenticate(request, context(secretCredential));
+    expect(result).toEqual({
+      ok: false,
+      status: 401,
+      code: 'invalid_signature',
+      detail: 'the signature does not match the request',
+      extensions: { signing_string_sha256: createHash('sha256').update(serverString).digest('hex') },
+    });
+    // No HMAC computed: a secret key sent as public, a public key with an HMAC, a secret that could not be opened.
+    const secretAsPublic = authorizationHeader({ accessKey: 'sk_live_abc', signature: 'public', timestamp: NOW });
+    const unsigned = [
+      authenticate({ ...signed(), authorization: secretAsPublic }, context(secretCredential)),
+      authenticate(signed({ accessKey: 'pk_live_abc' }), context(publicCredential)),
+      authenticate(signed(), context({ ...secretCredential, secretKey: undefined })),
+    ];
+    for (const refused of unsigned) expect(refused).toMatchObject({ code: 'invalid_signature' });
+    for (const refused of unsigned) expect(refused).not.toHaveProperty('extensions');
   });
 
   it('lets a public credential skip the HMAC, but never a secret one', () => {

@@ -1,4 +1,13 @@
-import { PUBLIC_SIGNATURE, parseAuthorization, signatureKindAllowed, timestampWithinSkew, verifySignature } from '@meter/signing';
+import {
+  bodySha256Hex,
+  PUBLIC_SIGNATURE,
+  parseAuthorization,
+  signatureKindAllowed,
+  signingString,
+  signingStringSha256,
+  timestampWithinSkew,
+  verifySignature,
+} from '@meter/signing';
 import type { CredentialRecord } from '../credentials/credential-record';
 import { authFailure, CREDENTIAL_REVOKED, type AuthFailure } from './auth-failure';
 import type { Caller } from './caller';
@@ -30,6 +39,23 @@ export type AuthResult = { ok: true; caller: Caller } | AuthFailure;
  * Pure: the clock and the credential view come in through `context`.
  * Details are fixed texts; none echoes the header, the key or a secret.
  */
+const SIGNATURE_MISMATCH = 'the signature does not match the request';
+
+/**
+ * A signature the server computed and found different: the answer names the SHA-256 of the string it
+ * signed (contract section 13), which a client compares with its own; the hash reveals nothing it did
+ * not send. A request whose target cannot be signed (verifySignature refused it) has no such string.
+ */
+function signatureMismatch(request: SignedRequest, timestamp: number): AuthFailure {
+  let text: string;
+  try {
+    text = signingString({ method: request.method, target: request.target, bodySha256: bodySha256Hex(request.body), timestamp });
+  } catch {
+    return authFailure(401, 'invalid_signature', SIGNATURE_MISMATCH);
+  }
+  return authFailure(401, 'invalid_signature', SIGNATURE_MISMATCH, { signing_string_sha256: signingStringSha256(text) });
+}
+
 export function authenticate(request: SignedRequest, context: AuthContext): AuthResult {
   const header = request.authorization;
   const parsed = parseAuthorization(Array.isArray(header) ? (header as unknown as string) : header);
@@ -44,20 +70,14 @@ export function authenticate(request: SignedRequest, context: AuthContext): Auth
   if (credential.status === 'revoked') return CREDENTIAL_REVOKED;
 
   if (!signatureKindAllowed(parsed.accessKey, parsed.signature) || credential.type !== parsed.keyKind) {
-    return authFailure(401, 'invalid_signature', 'the signature does not match the request');
+    return authFailure(401, 'invalid_signature', SIGNATURE_MISMATCH);
   }
   if (parsed.signature !== PUBLIC_SIGNATURE) {
-    const valid =
-      credential.secretKey !== undefined &&
-      verifySignature({
-        secretKey: credential.secretKey,
-        method: request.method,
-        target: request.target,
-        body: request.body,
-        timestamp: parsed.timestamp,
-        signature: parsed.signature,
-      });
-    if (!valid) return authFailure(401, 'invalid_signature', 'the signature does not match the request');
+    if (credential.secretKey === undefined) return authFailure(401, 'invalid_signature', SIGNATURE_MISMATCH);
+    const { method, target, body } = request;
+    if (!verifySignature({ secretKey: credential.secretKey, method, target, body, timestamp: parsed.timestamp, signature: parsed.signature })) {
+      return signatureMismatch(request, parsed.timestamp);
+    }
   }
 
   if (!credential.scopes.includes(REQUIRED_SCOPE)) {

@@ -160,7 +160,10 @@ export class SecurityPipeline {
     const headers = rateLimitHeaders(AUTH_FAILURE_POLICY, decision);
     if (!decision.allowed) return this.reject(request, reply, rateLimited(decision, 'too many failed authentications from this address'), headers);
     const wwwAuthenticate: Record<string, string> = failure.status === 401 ? { 'www-authenticate': 'SVC-HMAC' } : {};
-    return this.reject(request, reply, new ProblemException(failure.status, failure.code, failure.detail), { ...headers, ...wwwAuthenticate });
+    return this.reject(request, reply, new ProblemException(failure.status, failure.code, failure.detail, failure.extensions), {
+      ...headers,
+      ...wwwAuthenticate,
+    });
   }
 
   private reject(request: FastifyRequest, reply: FastifyReply, problem: ProblemException, headers: Record<string, string>): FastifyReply {

@@ -1,15 +1,18 @@
 import type { ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { ProblemException, problemResponse, RETRY_AFTER_HEADER, type ProblemExample } from '@meter/http';
-import { DEFAULT_MAX_SKEW_SECONDS, parseAuthorization } from '@meter/signing';
+import { DEFAULT_MAX_SKEW_SECONDS, EMPTY_BODY_SHA256, parseAuthorization, signingString, signingStringSha256 } from '@meter/signing';
 import { RATE_LIMIT_STATE } from '../read-model/request-params.openapi';
 import type { AuthFailureCode } from './auth-failure';
 import { REQUIRED_SCOPE } from './authenticate';
 import { credentialStateUnavailable } from './security-pipeline';
 
 /** A refusal of the SVC-HMAC check as the security pipeline sends it. */
-function refusal(status: 401 | 403, code: AuthFailureCode, summary: string, detail: string): ProblemExample {
-  return { summary, problem: new ProblemException(status, code, detail) };
+function refusal(status: 401 | 403, code: AuthFailureCode, summary: string, detail: string, extensions?: Record<string, string>): ProblemExample {
+  return { summary, problem: new ProblemException(status, code, detail, extensions) };
 }
+
+/** The string the gateway signs for `GET /meter/v1/devices?limit=50` at 2026-01-01T00:00:00Z. */
+const EXAMPLE_SIGNING_STRING = signingString({ method: 'GET', target: '/meter/v1/devices?limit=50', bodySha256: EMPTY_BODY_SHA256, timestamp: 1_767_225_600 });
 
 /** What parseAuthorization says of a header (the first check of the pipeline). */
 function headerRefusal(header: string | undefined, summary: string): ProblemExample {
@@ -34,6 +37,7 @@ const EXAMPLES = {
     'invalid_signature',
     'A signature over other bytes than those sent (a re-encoded query, a re-serialised body, the wrong secret)',
     'the signature does not match the request',
+    { signing_string_sha256: signingStringSha256(EXAMPLE_SIGNING_STRING) },
   ),
   insufficient_scope: refusal(403, 'insufficient_scope', `A credential without ${REQUIRED_SCOPE}`, `the credential lacks scope ${REQUIRED_SCOPE}`),
   source_address_not_allowed: refusal(
