@@ -9,7 +9,7 @@ import { localDay, type LocalDay } from '@meter/consumption';
 import { EXPORT_COLUMNS, type BusNames, type ExportManifest, type ExportRun } from '@meter/contracts';
 import { BUS, NATS } from '@meter/messaging';
 import { streamExportDay } from '@meter/read-model';
-import { CONTENT_TYPES, rowEncoder } from './encoders/row-encoder';
+import { CONTENT_TYPES, rowEncoder } from './encoders/format-encoder';
 import { dayKeys } from './export-keys';
 import { ExportMetrics } from './export-metrics';
 import { ExportOutboxRelay } from './export-outbox-relay';

@@ -1,7 +1,7 @@
 import { parquetReadObjects } from 'hyparquet';
 import { describe, expect, it } from 'vitest';
 import type { ExportRow } from '../export-row';
-import { rowEncoder } from './row-encoder';
+import { rowEncoder } from './format-encoder';
 
 const rows: ExportRow[] = [
   {
