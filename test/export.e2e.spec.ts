@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto';
 import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { parquetReadObjects } from 'hyparquet';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataSource } from 'typeorm';
 import { addDays, localDateOf } from '@meter/consumption';
 import { EXPORT_COLUMNS } from '@meter/contracts';
 import { connectNats } from '@meter/messaging';
-import { eventually, isolatedInfra, startReadyApp, type IsolatedInfra, type PlatformProcess } from '@meter/testing';
+import { eventually, isolatedInfra, readParquetWithDuckDb, startReadyApp, type IsolatedInfra, type PlatformProcess } from '@meter/testing';
 import { authDataSource, call, login, newOrg, startAuth, streamMessages } from './auth-support';
 import { startAzurite, startGcsDouble, startS3, type AzureEmulator, type GcsDouble, type S3Emulator } from './export-emulators';
 import { signedRequest, testKeyRing } from './gateway-support';
@@ -118,10 +117,13 @@ describe('batch exports to S3, Azure and GCS', () => {
         const r = JSON.parse(line) as Record<string, unknown>;
         return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === null ? null : String(v)])) as Row;
       });
-  const parquetRows = async (bytes: Buffer): Promise<Row[]> =>
-    (await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer })).map(
-      (r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === null || v === undefined ? null : String(v)])) as Row,
-    );
+  // As DuckDB reads the file: typed columns, each value as DuckDB writes it as text.
+  const parquetRows = async (bytes: Buffer): Promise<Row[]> => (await readParquetWithDuckDb(bytes)).rows as Row[];
+  /** A decimal at `places` places, as a DECIMAL column of that scale holds it ("0" at 3 is "0.000"). */
+  const atScale = (text: string, places: number) => {
+    const [whole, fraction = ''] = text.split('.');
+    return places === 0 ? whole : `${whole}.${fraction.padEnd(places, '0')}`;
+  };
 
   /** Every day of a run: data file and manifest agree, and each row agrees with the history route. */
   const checkDays = async (
@@ -157,7 +159,9 @@ describe('batch exports to S3, Azure and GCS', () => {
         expect(row.date).toBe(date);
         const expected = history.get(`${row.device_id}:${row.channel}:${date}`);
         expect(expected, `history of ${row.device_id}:${row.channel}:${date}`).toBeDefined();
-        expect({ consumption: row.consumption, alerts: row.alerts }).toEqual({ consumption: expected!.value, alerts: expected!.alerts });
+        // Parquet's DECIMAL column has the file's scale: the device's decimal places here (one device).
+        const value = options.format === 'parquet' ? atScale(expected!.value, row.consumption!.split('.')[1]?.length ?? 0) : expected!.value;
+        expect({ consumption: row.consumption, alerts: row.alerts }).toEqual({ consumption: value, alerts: expected!.alerts });
       }
       byDate.set(date, rows);
     }
@@ -226,7 +230,8 @@ describe('batch exports to S3, Azure and GCS', () => {
       [B, 1, hourly('2026-03-26T00:00:00Z', '2026-04-02T00:00:00Z', 3, () => 0.05)],
     ];
     await publish(A, 'devices', 4, { name: 'Quiet', activated_at: '2026-03-26T00:00:00Z' });
-    await publish(A, 'devices', 5, { name: 'Late', activated_at: '2026-03-31T00:00:00Z' });
+    // With more decimal places than the others: a Parquet file with it has that scale.
+    await publish(A, 'devices', 5, { name: 'Late', activated_at: '2026-03-31T00:00:00Z', decimal_places: 4 });
     let total = 0;
     for (const [orgId, device, list] of readings) {
       for (let i = 0; i < list.length; i += 200) await publish(orgId, 'readings', device, list.slice(i, i + 200));
@@ -452,6 +457,48 @@ describe('batch exports to S3, Azure and GCS', () => {
     });
     expect([...files.values()].flat().map((r) => `${r.device_id}:${r.channel}`)).toEqual(MARCH_DAYS.map(() => '1:1'));
     expect((await ok('b', 'GET', `/integrations/${integrationIds.b}/runs`)).runs.map((r: Json) => r.id)).toEqual([run.id]);
+  });
+
+  it("types Parquet columns as DuckDB reads them: DATE, DECIMAL(18, the file's largest decimal places), exact values", async () => {
+    const created = await ok(
+      'a',
+      'POST',
+      '/integrations',
+      { type: 'batch_export', namespace: 'batch', storage_type: 's3_identity', destination: { bucket: 'meter-a', prefix: 'typed/' }, format: 'parquet' },
+      201,
+    );
+    try {
+      // The 30th has devices 1-4 (3 places); the 31st also device 5 (4 places).
+      const run = await runRange('a', created.id, '2026-03-30', '2026-03-31');
+      expect(run.status).toBe('succeeded');
+      const csv = marchFiles.get('utc')!;
+      for (const [date, places] of [
+        ['2026-03-30', 3],
+        ['2026-03-31', 4],
+      ] as const) {
+        const file = await readParquetWithDuckDb((await s3.get('meter-a', `typed/dt=${date}/consumption.parquet`))!);
+        const decimal = `DECIMAL(18,${places})`;
+        expect(file.types).toEqual({
+          device_id: 'BIGINT',
+          channel: 'INTEGER',
+          date: 'DATE',
+          consumption: decimal,
+          unit: 'VARCHAR',
+          register_start: decimal,
+          register_end: decimal,
+          alerts: 'VARCHAR',
+          quality: 'VARCHAR',
+        });
+        // The same rows as the UTC CSV file of that day (checked against the history route), each decimal at the file's scale.
+        const scaled = (text: string | null) => (text === null ? null : atScale(text, places));
+        const expected = csv
+          .get(date)!
+          .map((r) => ({ ...r, consumption: scaled(r.consumption), register_start: scaled(r.register_start), register_end: scaled(r.register_end) }));
+        expect(file.rows).toEqual(expected);
+      }
+    } finally {
+      await ok('a', 'DELETE', `/integrations/${created.id}`, undefined, 204);
+    }
   });
 
   it('restates a day that received a correction after its export at the next scheduled run', async () => {

@@ -5,3 +5,4 @@ export * from './tcp-proxy';
 export * from './platform-process';
 export * from './raw-http';
 export * from './private-nats';
+export * from './parquet-file';

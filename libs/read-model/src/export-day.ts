@@ -80,6 +80,20 @@ function toChannelDay(r: ExportDayRow): ChannelDay {
   };
 }
 
+/** The devices of one export day (EXPORT_DAY_SQL's): the largest decimal places among them, 0 without any. */
+const EXPORT_DAY_DECIMAL_PLACES_SQL = `
+  SELECT coalesce(max(d.decimal_places), 0)::int AS places FROM ingest.devices d WHERE d.org_id = $1 AND d.activated_at < $2::timestamptz`;
+
+/**
+ * The largest decimal places of the devices `streamExportDay` streams for a
+ * day ending at `end`: what a typed file's decimal columns are scaled to
+ * before its first row. Run it in the same snapshot as the stream.
+ */
+export async function exportDayDecimalPlaces(client: ClientBase, orgId: string, end: number): Promise<number> {
+  const { rows } = await client.query<{ places: number }>(EXPORT_DAY_DECIMAL_PLACES_SQL, [orgId, new Date(end).toISOString()]);
+  return rows[0].places;
+}
+
 /**
  * Streams one local day [start, end) of an organization's fleet through a
  * server-side cursor, `batchRows` rows at a time, so memory does not grow

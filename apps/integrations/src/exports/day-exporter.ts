@@ -8,7 +8,7 @@ import { APP_CONFIG, type AppConfig } from '@meter/config';
 import { localDay, type LocalDay } from '@meter/consumption';
 import { EXPORT_COLUMNS, type BusNames, type ExportManifest, type ExportRun } from '@meter/contracts';
 import { BUS, NATS } from '@meter/messaging';
-import { streamExportDay } from '@meter/read-model';
+import { exportDayDecimalPlaces, streamExportDay } from '@meter/read-model';
 import { CONTENT_TYPES, rowEncoder } from './encoders/format-encoder';
 import { dayKeys } from './export-keys';
 import { ExportMetrics } from './export-metrics';
@@ -160,7 +160,7 @@ export class DayExporter {
     try {
       [{ snapshot }] = (await runner.query('SELECT pg_current_snapshot()::text AS snapshot')) as { snapshot: string }[];
       const client = (runner as unknown as { databaseConnection: PoolClient }).databaseConnection;
-      const encoder = rowEncoder(integration.format);
+      const encoder = rowEncoder(integration.format, { decimalPlaces: await exportDayDecimalPlaces(client, integration.orgId, day.end) });
       const count = (chunks: Buffer[]) => {
         for (const chunk of chunks) {
           hash.update(chunk);

@@ -1,5 +1,6 @@
-import { parquetReadObjects } from 'hyparquet';
+import { parquetMetadata } from 'hyparquet';
 import { describe, expect, it } from 'vitest';
+import { readParquetWithDuckDb } from '@meter/testing';
 import type { ExportRow } from '../export-row';
 import { rowEncoder } from './format-encoder';
 
@@ -39,8 +40,8 @@ const rows: ExportRow[] = [
   },
 ];
 
-const encode = (format: 'csv' | 'ndjson' | 'parquet', batches: ExportRow[][]) => {
-  const encoder = rowEncoder(format);
+const encode = (format: 'csv' | 'ndjson' | 'parquet', batches: ExportRow[][], decimalPlaces = 3) => {
+  const encoder = rowEncoder(format, { decimalPlaces });
   return Buffer.concat([...batches.flatMap((b) => encoder.write(b)), ...encoder.end()]);
 };
 
@@ -82,18 +83,50 @@ describe('row encoders', () => {
     ]);
   });
 
-  it('Parquet: reads back as the same rows over several row groups, integers as integers', async () => {
-    const bytes = encode('parquet', [[rows[0]], [rows[1], rows[2]]]);
-    const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-    const read = await parquetReadObjects({ file });
-    expect(read.map((r) => ({ ...r, device_id: Number(r.device_id) }))).toEqual(rows);
-    expect(typeof read[0].device_id).toBe('bigint');
-    expect(read[0].channel).toBe(1);
+  it('Parquet: DuckDB reads typed columns, the same rows over several row groups, values exact', async () => {
+    const file = await readParquetWithDuckDb(encode('parquet', [[rows[0]], [rows[1], rows[2]]]));
+    expect(file.types).toEqual({
+      device_id: 'BIGINT',
+      channel: 'INTEGER',
+      date: 'DATE',
+      consumption: 'DECIMAL(18,3)',
+      unit: 'VARCHAR',
+      register_start: 'DECIMAL(18,3)',
+      register_end: 'DECIMAL(18,3)',
+      alerts: 'VARCHAR',
+      quality: 'VARCHAR',
+    });
+    // Every value as the CSV writes it, but the no-data day's "0", which a DECIMAL(18,3) holds as 0.000.
+    expect(file.rows).toEqual(
+      rows.map((r) => ({ ...r, device_id: String(r.device_id), channel: String(r.channel), consumption: r.consumption === '0' ? '0.000' : r.consumption })),
+    );
+  });
+
+  it("Parquet: the file's largest decimal places scale every decimal, exactly, beyond a double's 15 digits", async () => {
+    const big: ExportRow = { ...rows[0], consumption: '123456789012.345', register_start: '9876543210.000', register_end: '9876543211.25' };
+    const file = await readParquetWithDuckDb(encode('parquet', [[big]], 6));
+    expect(file.types).toMatchObject({ consumption: 'DECIMAL(18,6)', register_start: 'DECIMAL(18,6)', register_end: 'DECIMAL(18,6)' });
+    expect(file.rows[0]).toMatchObject({ consumption: '123456789012.345000', register_start: '9876543210.000000', register_end: '9876543211.250000' });
+  });
+
+  it('Parquet: the schema carries the logical types (DATE; DECIMAL with precision and scale) beside the converted ones', () => {
+    const bytes = encode('parquet', [rows]);
+    const { schema } = parquetMetadata(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+    const byName = Object.fromEntries(schema.map((e) => [e.name, e]));
+    expect(byName.date).toMatchObject({ type: 'INT32', converted_type: 'DATE', logical_type: { type: 'DATE' }, repetition_type: 'REQUIRED' });
+    expect(byName.register_end).toMatchObject({
+      type: 'INT64',
+      converted_type: 'DECIMAL',
+      scale: 3,
+      precision: 18,
+      logical_type: { type: 'DECIMAL', scale: 3, precision: 18 },
+      repetition_type: 'OPTIONAL',
+    });
   });
 
   it('Parquet: a day without rows is a valid empty file', async () => {
-    const bytes = encode('parquet', []);
-    const read = await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) });
-    expect(read).toEqual([]);
+    const file = await readParquetWithDuckDb(encode('parquet', []));
+    expect(file.rows).toEqual([]);
+    expect(file.types.consumption).toBe('DECIMAL(18,3)');
   });
 });

@@ -10,3 +10,9 @@ export interface RowEncoder {
   /** What closes the file (the CSV header of a day without rows, the Parquet footer). */
   end(): Buffer[];
 }
+
+/** What a typed file format must know of a day's file before its first row. */
+export interface FileShape {
+  /** The largest decimal places of the file's devices: the scale of its decimal columns. */
+  decimalPlaces: number;
+}
