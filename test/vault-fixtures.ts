@@ -2,18 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { headers, type NatsConnection } from '@nats-io/nats-core';
 import { RPC_DEADLINE_HEADER, vaultSubject, type BusNames, type VaultEntryType, type VaultOperation } from '@meter/contracts';
 
-/** Distinctive secret values, so a dump or a stream can be searched for them. */
+/** Distinctive secret values, so a dump or a stream can be searched for them; the non-secret fields (listed in clear) are plain. */
 export function secretsFor(tag: string): Record<VaultEntryType, Record<string, string>> {
   const s = (name: string) => `SECRET-${tag}-${name}-${randomBytes(6).toString('hex')}`;
   return {
     s3_identity: { access_key: s('ak'), secret_key: s('sk'), end_point: 'https://s3.eu-west-1.amazonaws.com', region: 'eu-west-1' },
     azure_identity: {
-      tenant_id: s('tenant'),
-      client_id: s('client'),
+      tenant_id: `tenant-${tag}-72f988bf-86f1-41af-91ab`,
+      client_id: `client-${tag}-04b07795-8ddb-461a-bbee`,
       client_secret: s('cs'),
       connection_string: `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${s('accountkey')};EndpointSuffix=core.windows.net`,
     },
-    gcs_identity: { credentials_json: JSON.stringify({ type: 'service_account', private_key: s('pk') }), project_id: s('project') },
+    gcs_identity: { credentials_json: JSON.stringify({ type: 'service_account', private_key: s('pk') }), project_id: `project-${tag}` },
     api_token_identity: { token: s('token') },
   };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VAULT_ENTRY_FIELDS, VAULT_ENTRY_TYPES, VAULT_QUEUE_GROUP, vaultSubject } from '@meter/contracts';
+import { VAULT_ENTRY_FIELDS, VAULT_ENTRY_TYPES, VAULT_NON_SECRET_FIELDS, VAULT_QUEUE_GROUP, vaultSubject } from '@meter/contracts';
 import { connectNats } from '@meter/messaging';
 import { eventually, freePort, httpStatus, isolatedInfra, PlatformProcess, type IsolatedInfra } from '@meter/testing';
 import type { DataSource } from 'typeorm';
@@ -57,7 +57,7 @@ describe('the management API vault routes, forwarded to the vault service', () =
     expect((await call(auth.base, 'GET', '/organization-vault', { token: 'mst_forged' })).status).toBe(401);
   });
 
-  it.each(VAULT_ENTRY_TYPES)('PATCH stores a %s (200 {id}), GET lists it masked', async (type) => {
+  it.each(VAULT_ENTRY_TYPES)('PATCH stores a %s (200 {id}), GET lists its secrets masked and where it goes in clear', async (type) => {
     const stored = await call(auth.base, 'PATCH', '/organization-vault', { token: tokenA, body: { namespace: 'batch', type, data: secrets[type] } });
     expect(stored.status).toBe(200);
     expect(stored.body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
@@ -77,6 +77,10 @@ describe('the management API vault routes, forwarded to the vault service', () =
     });
     expect(Object.keys(entry.fields).sort()).toEqual(Object.keys(VAULT_ENTRY_FIELDS[type]).sort());
     for (const needle of secretNeedles(secrets[type])) expect(JSON.stringify(list.body)).not.toContain(needle);
+    for (const [name, value] of Object.entries(secrets[type])) {
+      if (VAULT_NON_SECRET_FIELDS.has(name)) expect(entry.fields[name], name).toBe(value);
+      else expect(entry.fields[name], name).toMatch(/^\*\*\*\*/);
+    }
   });
 
   it('answers 400 validation_failed naming the field', async () => {

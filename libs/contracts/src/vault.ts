@@ -33,6 +33,12 @@ export const VAULT_ENTRY_FIELDS = {
   api_token_identity: { token: 1024 },
 } as const satisfies Record<string, Record<string, number>>;
 
+/**
+ * Data fields that say where and as whom an export goes, not how it proves it: listed in clear
+ * (contract section 4). Every other field is a secret and is listed masked.
+ */
+export const VAULT_NON_SECRET_FIELDS: ReadonlySet<string> = new Set(['end_point', 'region', 'tenant_id', 'client_id', 'project_id']);
+
 export type VaultEntryType = keyof typeof VAULT_ENTRY_FIELDS;
 export const VAULT_ENTRY_TYPES = Object.keys(VAULT_ENTRY_FIELDS) as VaultEntryType[];
 export const vaultEntryType = z.enum(VAULT_ENTRY_TYPES as [VaultEntryType, ...VaultEntryType[]]);
@@ -93,7 +99,7 @@ export const vaultEntrySummary = z.object({
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
   version: z.number().int().min(1),
-  /** Each data field masked: at most its last 4 characters, never more than a quarter of it. */
+  /** Each data field: non-secret ones (VAULT_NON_SECRET_FIELDS) as stored, secret ones masked (at most their last 4 characters, never more than a quarter). */
   fields: z.record(z.string(), z.string()),
   /** Present (true) when the sealed data does not open (altered or moved); fields is then empty. */
   unreadable: z.literal(true).optional(),

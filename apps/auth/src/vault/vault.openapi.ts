@@ -1,6 +1,6 @@
 import type { ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { Documented, jsonBody, jsonResponse, noContent, notFound, ProblemException, problemResponse, RETRY_AFTER_HEADER, validationFailed } from '@meter/http';
-import { vaultEntryIdPath, vaultEntryIdSchema, vaultEntryListSchema, vaultEntryUpsertRequest } from './vault.schemas';
+import { NON_SECRET_FIELD_NAMES, vaultEntryIdPath, vaultEntryIdSchema, vaultEntryListSchema, vaultEntryUpsertRequest } from './vault.schemas';
 import { vaultProblem } from './vault-problem';
 
 const ENTRY_ID = '0b6f3c1e-94d2-4a7b-8e15-3c9d2f7a6b40';
@@ -80,7 +80,9 @@ export const ApiUpsertVaultEntry = () =>
 export const ApiListVaultEntries = () =>
   Documented({
     summary: "List the organization's vault entries",
-    description: 'Every entry with its data fields masked: `****` and at most the last 4 characters, never more than a quarter of the value.',
+    description:
+      `Every entry with its data fields: where it goes and as whom (${NON_SECRET_FIELD_NAMES}) in clear; ` +
+      'the secrets masked, `****` and at most the last 4 characters, never more than a quarter of the value.',
     responses: {
       200: jsonResponse('The entries.', vaultEntryListSchema, {
         two: {
@@ -94,7 +96,7 @@ export const ApiListVaultEntries = () =>
                 created_at: '2026-11-02T10:12:44.512Z',
                 updated_at: '2026-11-21T09:20:03.871Z',
                 version: 2,
-                fields: { access_key: '****XK3B', secret_key: '****zq3v', end_point: '****.com', region: '****-1' },
+                fields: { access_key: '****XK3B', secret_key: '****zq3v', end_point: 'https://s3.eu-west-1.amazonaws.com', region: 'eu-west-1' },
               },
               {
                 id: '7d2a9e40-5c1b-4f86-a3e7-19b0c6d4f258',

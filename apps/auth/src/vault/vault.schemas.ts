@@ -1,9 +1,12 @@
 import { z } from 'zod';
-import { VAULT_ENTRY_FIELDS, VAULT_ENTRY_TYPES, vaultEntrySummary, vaultNamespace, type VaultEntryType } from '@meter/contracts';
+import { VAULT_ENTRY_FIELDS, VAULT_ENTRY_TYPES, VAULT_NON_SECRET_FIELDS, vaultEntrySummary, vaultNamespace, type VaultEntryType } from '@meter/contracts';
 
 /** What the vault's validation (docs/vault.md) says of some fields, beyond their length. */
 const FIELD_NOTES: Record<string, Record<string, unknown>> = {
-  end_point: { format: 'uri', description: 'URL of the object storage service (http:// or https:// with a host).' },
+  end_point: {
+    format: 'uri',
+    description: 'URL of the object storage service (http:// or https:// with a host; no user name, password or query string: it is listed in clear).',
+  },
   tenant_id: { description: 'Directory identifier.' },
   client_id: { description: 'Application identifier.' },
   connection_string: {
@@ -14,6 +17,9 @@ const FIELD_NOTES: Record<string, Record<string, unknown>> = {
     description: 'The service-account JSON document as a string (quotes escaped); it must hold a JSON object.',
   },
 };
+
+/** The fields the list shows as stored, for the documents: `end_point`, `region`, ... */
+export const NON_SECRET_FIELD_NAMES = [...VAULT_NON_SECRET_FIELDS].map((name) => `\`${name}\``).join(', ');
 
 /** One alternative of the upsert body: `data` holds exactly the fields of `type`, each within its limit (VAULT_ENTRY_FIELDS). */
 function entryOfType<T extends VaultEntryType>(type: T) {
@@ -57,7 +63,9 @@ export const vaultEntryListSchema = z
     entries: z.array(
       vaultEntrySummary.meta({
         id: 'VaultEntry',
-        description: 'An entry with each data field masked: `****` and at most its last 4 characters, never more than a quarter of it.',
+        description:
+          `An entry with its data fields: the non-secret ones (${NON_SECRET_FIELD_NAMES}) as stored, the secrets masked ` +
+          '(`****` and at most their last 4 characters, never more than a quarter).',
       }),
     ),
   })

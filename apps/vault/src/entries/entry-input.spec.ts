@@ -84,6 +84,14 @@ describe('validateEntryInput', () => {
     expect(errorsOf(body('s3_identity', { ...VALID.s3_identity, end_point: 'http://minio:9000' }))).toEqual([]);
   });
 
+  it('refuses an end_point with a user, a password or a query: it is listed in clear', () => {
+    for (const end_point of ['https://AKIA:secret@s3.example.com', 'https://user@s3.example.com', 'https://s3.example.com/?token=abc']) {
+      expect(errorsOf(body('s3_identity', { ...VALID.s3_identity, end_point }))).toEqual([
+        { field: 'data.end_point', message: 'must carry no user name, password or query string (put the keys in access_key and secret_key)' },
+      ]);
+    }
+  });
+
   it('wants connection_string to be a URL or a well-formed Azure connection string', () => {
     const good = [
       'https://acct.blob.core.windows.net/?sv=2022-11-02&sig=abc%3D',

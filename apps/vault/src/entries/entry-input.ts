@@ -1,5 +1,5 @@
 import { VAULT_ENTRY_FIELDS, VAULT_ENTRY_TYPES, VAULT_NAMESPACE_PATTERN, type VaultEntryType } from '@meter/contracts';
-import { isConnectionString, isServiceUrl } from './url-rules';
+import { isConnectionString, isPlainServiceUrl, isServiceUrl } from './url-rules';
 
 export interface FieldError {
   field: string;
@@ -84,7 +84,9 @@ function validateData(type: VaultEntryType, data: Record<string, unknown>): Fiel
 function formatRule(name: string, value: string): string | undefined {
   switch (name) {
     case 'end_point':
-      return isServiceUrl(value) ? undefined : 'must be an http:// or https:// URL with a host';
+      if (!isServiceUrl(value)) return 'must be an http:// or https:// URL with a host';
+      // The list shows the endpoint in clear: the keys go in access_key and secret_key.
+      return isPlainServiceUrl(value) ? undefined : 'must carry no user name, password or query string (put the keys in access_key and secret_key)';
     case 'connection_string':
       return isConnectionString(value) ? undefined : 'must be an https:// URL or a Key=Value; connection string naming AccountName or an *Endpoint URL';
     case 'credentials_json':

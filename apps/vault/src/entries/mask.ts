@@ -1,3 +1,6 @@
+import { VAULT_NON_SECRET_FIELDS } from '@meter/contracts';
+import { isPlainServiceUrl } from './url-rules';
+
 const HIDDEN = '****';
 
 /**
@@ -13,9 +16,21 @@ export function maskValue(value: string): string {
 }
 
 /**
- * Every field masked. A value that is not text (only an entry stored before inherited names such as
- * `valueOf` were refused could hold one) shows as `****` rather than failing the organization's list.
+ * Whether a field is listed as stored: a non-secret field (where the data goes, the tenant and client
+ * it goes as), but an `end_point` only while it carries no user, password or query, which could hold a
+ * credential (entries stored before such endpoints were refused).
  */
-export function maskFields(data: Readonly<Record<string, unknown>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(data).map(([name, value]) => [name, typeof value === 'string' ? maskValue(value) : HIDDEN]));
+function listedInClear(name: string, value: string): boolean {
+  return VAULT_NON_SECRET_FIELDS.has(name) && (name !== 'end_point' || isPlainServiceUrl(value));
+}
+
+/**
+ * Every field for the organization's list: non-secret ones in clear, secrets masked. A value that is
+ * not text (only an entry stored before inherited names such as `valueOf` were refused could hold one)
+ * shows as `****` rather than failing the organization's list.
+ */
+export function listedFields(data: Readonly<Record<string, unknown>>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(data).map(([name, value]) => [name, typeof value !== 'string' ? HIDDEN : listedInClear(name, value) ? value : maskValue(value)]),
+  );
 }

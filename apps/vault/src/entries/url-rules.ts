@@ -9,6 +9,13 @@ export function isServiceUrl(value: string): boolean {
   }
 }
 
+/** A service URL with no user name, password or query: nothing in it can be a credential. */
+export function isPlainServiceUrl(value: string): boolean {
+  if (!isServiceUrl(value)) return false;
+  const url = new URL(value);
+  return url.username === '' && url.password === '' && url.search === '';
+}
+
 const CONNECTION_KEY = /^[A-Za-z][A-Za-z0-9]*$/;
 
 /**

@@ -17,7 +17,7 @@ import { RootKeyRing } from '../keys/root-key-ring';
 import { Deadline } from '@meter/messaging';
 import { validateEntryInput } from './entry-input';
 import { openEntry, type EntryRef } from './entry-seal';
-import { maskFields } from './mask';
+import { listedFields } from './mask';
 import { storeEntry, type StoredEntry } from './store-entry';
 import { entryNotFound, VaultFailure } from './vault-failure';
 
@@ -86,7 +86,7 @@ export class VaultEntriesService {
     return result;
   }
 
-  /** The organization's entries with masked hints only. */
+  /** The organization's entries: non-secret fields in clear, masked hints of the secrets. */
   async list(request: VaultListRequest): Promise<VaultEntrySummary[]> {
     const rows: EntryRow[] = await this.dataSource.query(
       `SELECT id, org_id, namespace, type, version, sealed_data, created_at, updated_at
@@ -109,7 +109,7 @@ export class VaultEntriesService {
       };
       try {
         if (!dataKey) throw new SealedDataError('unknown-key', 'organization has no data key');
-        return { ...summary, fields: maskFields(openEntry(dataKey, refOf(row), row.sealed_data)) };
+        return { ...summary, fields: listedFields(openEntry(dataKey, refOf(row), row.sealed_data)) };
       } catch (error) {
         if (!(error instanceof SealedDataError)) throw error;
         // Listed without hints rather than hiding it, so the admin can replace or delete it.
