@@ -39,7 +39,8 @@ describe('gateway security against the real servers', () => {
   beforeAll(async () => {
     // The credential is published before the gateway starts: it must replay it before it says ready.
     stack = await startGateway({
-      env: { TRUSTED_PROXIES: '127.0.0.1/32,::1/128', AUTH_FAILURE_LIMIT_PER_MINUTE: String(AUTH_FAILURE_LIMIT) },
+      // LOG_LEVEL info: the access lines are checked below.
+      env: { TRUSTED_PROXIES: '127.0.0.1/32,::1/128', AUTH_FAILURE_LIMIT_PER_MINUTE: String(AUTH_FAILURE_LIMIT), LOG_LEVEL: 'info' },
       credentials: [{}],
     });
     ({ process: gateway, port, events } = stack);
@@ -106,6 +107,39 @@ describe('gateway security against the real servers', () => {
     await events.revoke(revoked);
     await eventually(async () => (await signedRequest(port, revoked, { target: '/meter/v1/devices', headers })).status === 401 || false, 2000, 'revoked');
     expectProblem(await signedRequest(port, revoked, { target: '/meter/v1/devices', headers }), 401, 'credential_revoked');
+  });
+
+  it("names the organization and credential on each access line, a refused one's too, never the key, secret or signature", async () => {
+    const accessLine = async (requestId: string) =>
+      eventually<string>(
+        async () =>
+          gateway
+            .log()
+            .split('\n')
+            .find((line) => line.includes(`"reqId":"${requestId}"`) && line.includes('request completed')) ?? false,
+        5000,
+        `the access line of ${requestId}`,
+      );
+    const headers = from(freshAddress());
+    const accepted = await signedRequest(port, credential, { target: '/meter/v1/devices', headers: { ...headers, 'x-request-id': 'access-log-accepted' } });
+    const refused = await signedRequest(
+      port,
+      { ...credential, secretKey: 'wrong' },
+      { target: '/meter/v1/devices', headers: { ...headers, 'x-request-id': 'access-log-refused' } },
+    );
+    const anonymous = await rawRequest(port, { target: '/meter/v1/devices', headers: { ...headers, 'x-request-id': 'access-log-anonymous' } });
+    expect([accepted.status, refused.status, anonymous.status]).toEqual([200, 401, 401]);
+    const lines = {
+      accepted: JSON.parse(await accessLine('access-log-accepted')),
+      refused: JSON.parse(await accessLine('access-log-refused')),
+      anonymous: JSON.parse(await accessLine('access-log-anonymous')),
+    };
+    expect(lines.accepted).toMatchObject({ route: '/meter/v1/devices', status: 200, org_id: credential.orgId, credential_id: credential.id });
+    expect(lines.refused).toMatchObject({ status: 401, org_id: credential.orgId, credential_id: credential.id });
+    expect(lines.anonymous).toMatchObject({ status: 401 });
+    expect(lines.anonymous).not.toHaveProperty('credential_id');
+    const text = JSON.stringify(lines);
+    for (const needle of [credential.accessKey, credential.secretKey, 'SVC-HMAC']) expect(text).not.toContain(needle);
   });
 
   it('answers both 403 codes after a valid signature', async () => {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { accessLogFieldsOf } from './access-log';
 import { Metrics } from './metrics';
 import { REQUEST_ID_HEADER } from './request-id';
 
@@ -16,7 +17,8 @@ export function installHttpHooks(fastify: FastifyInstance, metrics: Metrics): vo
     const seconds = reply.elapsedTime / 1000;
     metrics.httpDuration.observe({ method: request.method, route, status_code: String(reply.statusCode) }, seconds);
     if (QUIET_ROUTES.has(route)) return done();
-    request.log.info({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 }, 'request completed');
+    const ms = Math.round(reply.elapsedTime * 100) / 100;
+    request.log.info({ method: request.method, route, status: reply.statusCode, ms, ...accessLogFieldsOf(request) }, 'request completed');
     done();
   });
 }

@@ -5,6 +5,7 @@ export * from './unavailable-dependencies';
 export * from './client-error';
 export * from './request-id';
 export * from './logger';
+export * from './access-log';
 export * from './with-timeout';
 export * from './readiness';
 export * from './metrics';

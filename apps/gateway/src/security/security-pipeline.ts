@@ -3,7 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Counter } from 'prom-client';
 import { APP_CONFIG, type AppConfig } from '@meter/config';
-import { clientAddressOf, Metrics, ProblemException, sendProblem, validationFailed } from '@meter/http';
+import { setAccessLogFields, clientAddressOf, Metrics, ProblemException, sendProblem, validationFailed } from '@meter/http';
 import { DEFAULT_MAX_SKEW_SECONDS } from '@meter/signing';
 import { CredentialFeed } from '../credentials/credential-feed.service';
 import { CredentialLookup } from '../credentials/credential-lookup';
@@ -119,7 +119,10 @@ export class SecurityPipeline {
       maxSkewSeconds: DEFAULT_MAX_SKEW_SECONDS,
       findCredential: (key) => {
         accessKey = key;
-        return (record = this.credentials.find(key));
+        record = this.credentials.find(key);
+        // The access line names the credential the request claims, refused or not (never its key or secret).
+        if (record) setAccessLogFields(request, { org_id: record.orgId, credential_id: record.credentialId });
+        return record;
       },
     };
     let result = authenticate(signed, context);
