@@ -121,8 +121,26 @@ describe('npm run demo against the platform as `npm start` runs it', () => {
     );
     const line = /^Webhook received [\d.]+ s after publishing, webhook-id [0-9a-f-]{36}, signature verified with the endpoint's secret:$/m;
     expect(demo.stdout).toMatch(line);
-    const body = JSON.parse(demo.stdout.slice(demo.stdout.search(line)).split('\n').slice(1).join('\n')) as unknown;
+    // The webhook's body: the pretty-printed JSON after that line, up to its closing brace.
+    const after = demo.stdout.slice(demo.stdout.search(line)).split('\n').slice(1);
+    const body = JSON.parse(after.slice(0, after.indexOf('}') + 1).join('\n')) as unknown;
     expect(body).toMatchObject({ type: 'alert.raised', data: { code: 'LEAK', device_id: 4, channel: 1, state: 'open' } });
+  });
+
+  it('leaves no webhook endpoint behind: the one it served is deleted before its receiver stops', async () => {
+    const id = /^Webhook endpoint ([0-9a-f-]{36}) -> /m.exec(demo.stdout)![1];
+    expect(demo.stdout).toMatch(new RegExp(`^Webhook endpoint ${id} deleted: its receiver stops with the demo\\.$`, 'm'));
+    const [, email, password] = /\(log in as (\S+) \/ (\S+)\)/.exec(demo.stdout)!;
+    const management = `http://127.0.0.1:${authPort}`;
+    const login = await fetch(`${management}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
+    const { access_token: token } = (await login.json()) as { access_token: string };
+    const listed = await fetch(`${management}/webhook-endpoints`, { headers: { authorization: `Bearer ${token}` } });
+    expect(listed.status).toBe(200);
+    expect(await listed.json()).toEqual({ endpoints: [] });
   });
 
   it('prints the keys, the --secret-key= form and the admin login before it waits for its readings, and its progress on stderr', async () => {

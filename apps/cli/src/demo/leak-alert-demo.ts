@@ -6,7 +6,7 @@ import { BusNames } from '@meter/contracts';
 import { connectNats } from '@meter/messaging';
 import { verifyWebhook } from '@meter/signing';
 import { publishSimulatedMeters } from '../simulator/publish-simulated-meters';
-import { createWebhookEndpoint } from './management-client';
+import { createWebhookEndpoint, deleteWebhookEndpoint } from './management-client';
 
 /** The leaking meter's id: after the demo's other meters. */
 const LEAKING_METER = 4;
@@ -25,6 +25,8 @@ interface Received {
  * the LEAK alert when it arrives, with its signature checked against the
  * endpoint's secret. Needs the integrations process (npm start runs it) and
  * a platform that allows private webhook URLs (the development default).
+ * The endpoint lives only as long as its receiver: it is deleted before the
+ * receiver stops, success or not, so no later alert fails to be delivered.
  */
 export async function showLeakAlert(config: AppConfig, options: { managementUrl: string; token: string; orgId: string; say: (line?: string) => void }) {
   const { say } = options;
@@ -43,40 +45,56 @@ export async function showLeakAlert(config: AppConfig, options: { managementUrl:
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
     const endpoint = await createWebhookEndpoint(options.managementUrl, options.token, url, ['alert.raised']);
     say(`Webhook endpoint ${endpoint.id} -> ${url} (alert.raised); its secret, shown once: ${endpoint.secret}`);
-    const nc = await connectNats(config.NATS_URL, 'demo-leak');
-    const published = Date.now();
     try {
-      await publishSimulatedMeters(jetstream(nc), new BusNames(config.BUS_PREFIX), {
-        orgId: options.orgId,
-        meters: 1,
-        firstId: LEAKING_METER,
-        days: 2,
-        intervalMs: 3600_000,
-        zone: 'Europe/Madrid',
-        perMessage: 100,
-        seed: 1,
-        pricePerUnit: 1.85,
-        now: Date.now(),
-        anomalies: { leak: 1 },
-      });
+      await receiveLeakAlert(config, options.orgId, { secret: endpoint.secret, first, say });
     } finally {
-      await nc.drain();
+      await deleteWebhookEndpoint(options.managementUrl, options.token, endpoint.id).then(
+        () => say(`Webhook endpoint ${endpoint.id} deleted: its receiver stops with the demo.`),
+        (error: Error) => say(`Webhook endpoint ${endpoint.id} could not be deleted (${error.message}); delete it yourself, its receiver stops with the demo.`),
+      );
     }
-    say(`Published meter ${LEAKING_METER}, leaking for the last 36 hours; waiting for its alert…`);
-    const timeout = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), WAIT_MS).unref());
-    const received = await Promise.race([first, timeout]);
-    if (!received)
-      throw new Error(`no webhook arrived within ${WAIT_MS / 1000} s: is the integrations process running, and WEBHOOK_ALLOW_PRIVATE_URLS not false?`);
-    const verified = verifyWebhook(endpoint.secret, received.headers as Record<string, string>, received.body);
-    say();
-    say(
-      `Webhook received ${((received.at - published) / 1000).toFixed(1)} s after publishing, webhook-id ${String(received.headers['webhook-id'])}, ` +
-        `signature ${verified ? 'verified' : 'NOT verified'} with the endpoint's secret:`,
-    );
-    say(JSON.stringify(JSON.parse(received.body), null, 2));
-    if (!verified) throw new Error('the webhook signature did not verify');
   } finally {
     server.closeAllConnections();
     server.close();
   }
+}
+
+/** Publishes the leaking meter and waits for its alert at the receiver (`first`: the first request it gets). */
+async function receiveLeakAlert(
+  config: AppConfig,
+  orgId: string,
+  { secret, first, say }: { secret: string; first: Promise<Received>; say: (line?: string) => void },
+) {
+  const nc = await connectNats(config.NATS_URL, 'demo-leak');
+  const published = Date.now();
+  try {
+    await publishSimulatedMeters(jetstream(nc), new BusNames(config.BUS_PREFIX), {
+      orgId,
+      meters: 1,
+      firstId: LEAKING_METER,
+      days: 2,
+      intervalMs: 3600_000,
+      zone: 'Europe/Madrid',
+      perMessage: 100,
+      seed: 1,
+      pricePerUnit: 1.85,
+      now: Date.now(),
+      anomalies: { leak: 1 },
+    });
+  } finally {
+    await nc.drain();
+  }
+  say(`Published meter ${LEAKING_METER}, leaking for the last 36 hours; waiting for its alert…`);
+  const timeout = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), WAIT_MS).unref());
+  const received = await Promise.race([first, timeout]);
+  if (!received)
+    throw new Error(`no webhook arrived within ${WAIT_MS / 1000} s: is the integrations process running, and WEBHOOK_ALLOW_PRIVATE_URLS not false?`);
+  const verified = verifyWebhook(secret, received.headers as Record<string, string>, received.body);
+  say();
+  say(
+    `Webhook received ${((received.at - published) / 1000).toFixed(1)} s after publishing, webhook-id ${String(received.headers['webhook-id'])}, ` +
+      `signature ${verified ? 'verified' : 'NOT verified'} with the endpoint's secret:`,
+  );
+  say(JSON.stringify(JSON.parse(received.body), null, 2));
+  if (!verified) throw new Error('the webhook signature did not verify');
 }

@@ -1,4 +1,4 @@
-/** The two management routes the demo needs (docs/management-api.md), over fetch. */
+/** The management routes the demo needs (docs/management-api.md), over fetch. */
 export interface ApiCredential {
   id: string;
   access_key: string;
@@ -41,4 +41,13 @@ export async function createWebhookEndpoint(managementUrl: string, token: string
     body: JSON.stringify({ url, events }),
   });
   return json<{ id: string; secret: string }>(response, 'POST /webhook-endpoints');
+}
+
+/** DELETE /webhook-endpoints/{id}: the endpoint and its pending deliveries go. */
+export async function deleteWebhookEndpoint(managementUrl: string, token: string, id: string): Promise<void> {
+  const response = await fetch(new URL(`/webhook-endpoints/${encodeURIComponent(id)}`, managementUrl), {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (response.status !== 204) throw new Error(`DELETE /webhook-endpoints/${id}: HTTP ${response.status} ${(await response.text()).slice(0, 300)}`);
 }
