@@ -26,7 +26,7 @@ async function earlyInSecond() {
 function expectProblem(response: RawResponse, status: number, code: string) {
   expect({ status: response.status, code: response.text && response.json().code }).toEqual({ status, code });
   expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-  expect(response.json()).toMatchObject({ type: `https://errors.meter.example/${code}`, status, code, request_id: response.headers['x-request-id'] });
+  expect(response.json()).toMatchObject({ type: `/docs/errors#${code}`, status, code, request_id: response.headers['x-request-id'] });
 }
 
 describe('gateway security against the real servers', () => {

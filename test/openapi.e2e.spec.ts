@@ -33,6 +33,31 @@ describe.each(SERVED)('$service serves docs/openapi/$api.json at /docs', ({ serv
     expect(await response.json()).toEqual(JSON.parse(readFileSync(`docs/openapi/${api}.json`, 'utf8')));
   });
 
+  it("resolves a real problem's type to its row on the error page the process serves, unauthenticated", async () => {
+    // Without credentials: the gateway's 401 missing_authorization, the management API's 401 too.
+    const problemUrl = `http://127.0.0.1:${port}${service === 'gateway' ? '/meter/v1/devices' : '/org-api-credentials'}`;
+    const problem = await fetch(problemUrl);
+    expect(problem.status).toBe(401);
+    const { type, code } = (await problem.json()) as { type: string; code: string };
+    expect(type).toBe(`/docs/errors#${code}`);
+    const page = new URL(type, problemUrl);
+    expect(page.href).toBe(`http://127.0.0.1:${port}/docs/errors#${code}`);
+    const response = await fetch(page);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await response.text();
+    expect(html).toContain(`<tr id="${code}">`);
+    // Each code the served document shows has its row.
+    const document = (await (await fetch(`http://127.0.0.1:${port}/docs/openapi.json`)).json()) as Record<string, unknown>;
+    const codes = new Set(
+      JSON.stringify(document)
+        .match(/"code":"[a-z_]+","request_id"/g)
+        ?.map((m) => m.slice(8, m.indexOf('"', 8))),
+    );
+    expect(codes.size).toBeGreaterThan(10);
+    for (const documented of codes) expect(html, documented).toContain(`<tr id="${documented}">`);
+  });
+
   it('answers /docs with Swagger UI', async () => {
     const response = await fetch(`http://127.0.0.1:${port}/docs`);
     expect(response.status).toBe(200);

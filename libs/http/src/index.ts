@@ -13,5 +13,6 @@ export * from './probes.controller';
 export * from './http-core.module';
 export * from './http-hooks';
 export * from './openapi';
+export * from './errors';
 export * from './lazy-child-logger';
 export * from './client-address';

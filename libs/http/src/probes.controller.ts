@@ -1,6 +1,7 @@
 import { Controller, Get, Header, Inject, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { problemType } from './errors/problem-type';
 import { Metrics } from './metrics';
 import { PROBLEM_CONTENT_TYPE } from './problem';
 import { ReadinessRegistry } from './readiness';
@@ -31,7 +32,7 @@ export class ProbesController {
       .header('Retry-After', '5')
       .type(PROBLEM_CONTENT_TYPE)
       .send({
-        type: 'https://errors.meter.example/not_ready',
+        type: problemType('not_ready'),
         title: 'Service Unavailable',
         status: 503,
         detail: `not ready: ${failed.map((name) => `${name} (${checks[name].error})`).join(', ')}`,

@@ -22,7 +22,7 @@ describe('toProblem', () => {
     expect(answer.headers).toEqual({ 'retry-after': '2' });
     expect(answer.unavailable?.code).toBe('database_unavailable');
     expect(answer.problem).toEqual({
-      type: 'https://errors.meter.example/database_unavailable',
+      type: '/docs/errors#database_unavailable',
       title: 'Service Unavailable',
       status: 503,
       detail: 'the database is unavailable',

@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject, Injectable, Optional } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { problemType } from './errors/problem-type';
 import { capEchoed, PROBLEM_CONTENT_TYPE, ProblemException, titleFor, type Problem } from './problem';
 import { unavailableProblem, UnavailableDependencies, type UnavailableDependency } from './unavailable-dependencies';
 
@@ -90,7 +91,7 @@ function withErrors(problem: Problem, field: string, message: string): Problem {
 function fromStatus(status: number, detail: string, requestId?: string, code?: string): Problem {
   const stableCode = code ?? CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal_error' : 'bad_request');
   return {
-    type: `https://errors.meter.example/${stableCode}`,
+    type: problemType(stableCode),
     title: titleFor(status),
     status,
     detail: capEchoed(detail),

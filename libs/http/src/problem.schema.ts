@@ -17,7 +17,15 @@ export type FieldError = z.infer<typeof fieldErrorSchema>;
  */
 export const problemSchema = z
   .looseObject({
-    type: z.url().meta({ description: 'Names the kind of problem: `https://errors.meter.example/<code>`.' }),
+    type: z
+      .string()
+      .regex(/^\/docs\/errors#[a-z0-9_]+$/)
+      .meta({
+        format: 'uri-reference',
+        description:
+          'Names the kind of problem: `/docs/errors#<code>`, relative to the URL of the API that answered (RFC 9457 3.1.1). ' +
+          'That page, served beside this document, says what each code means and what to do about it.',
+      }),
     title: z.string().meta({ description: 'The HTTP status text.' }),
     status: z.int().min(400).max(599).meta({ description: 'The HTTP status code.' }),
     detail: z.string().meta({ description: 'What happened, for a person; never a secret or a stack trace.' }),

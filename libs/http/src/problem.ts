@@ -1,4 +1,5 @@
 import { HttpException } from '@nestjs/common';
+import { problemType } from './errors/problem-type';
 import type { FieldError, Problem } from './problem.schema';
 
 export type { FieldError, Problem } from './problem.schema';
@@ -50,7 +51,7 @@ export class ProblemException extends HttpException {
 
   toProblem(requestId?: string): Problem {
     return {
-      type: `https://errors.meter.example/${this.code}`,
+      type: problemType(this.code),
       title: titleFor(this.getStatus()),
       status: this.getStatus(),
       detail: this.detail,

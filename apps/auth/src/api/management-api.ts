@@ -1,5 +1,5 @@
 import type { AppConfig } from '@meter/config';
-import { buildOpenApiDocument, ProblemException, problemResponse, type ApiDefinition } from '@meter/http';
+import { buildOpenApiDocument, ERROR_PAGE_SENTENCE, ProblemException, problemResponse, type ApiDefinition } from '@meter/http';
 import { DATABASE_UNAVAILABLE_ANSWERS } from '@meter/persistence';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { AuthModule } from '../auth.module';
@@ -42,6 +42,8 @@ export const MANAGEMENT_API: ApiDefinition = {
       'Login, API credentials for the consumption API and the organization vault. Every route but `POST /login` needs the Bearer session token it issues.',
       '',
       'Errors are `application/problem+json` (RFC 9457) with a stable `code`. docs/management-api.md explains the decisions behind each answer.',
+      '',
+      ERROR_PAGE_SENTENCE,
       '',
       '```sh',
       'MANAGEMENT_URL=http://localhost:8081',

@@ -1,5 +1,5 @@
 import type { AppConfig } from '@meter/config';
-import { buildOpenApiDocument, type ApiDefinition } from '@meter/http';
+import { buildOpenApiDocument, ERROR_PAGE_SENTENCE, type ApiDefinition } from '@meter/http';
 import { DATABASE_UNAVAILABLE_ANSWERS } from '@meter/persistence';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { GatewayModule } from '../gateway.module';
@@ -38,6 +38,8 @@ const DESCRIPTION = [
   '',
   'Errors are `application/problem+json` (RFC 9457) with a stable `code`; every answer, errors included, carries the `RateLimit-Policy` and `RateLimit` ' +
     'headers of the credential (or, for a refused request, of its source address).',
+  '',
+  ERROR_PAGE_SENTENCE,
   '',
   SIGNED_REQUEST_GUIDE,
 ].join('\n');
