@@ -12,7 +12,7 @@ const alias = Object.fromEntries(
 );
 alias['@meter/testing'] = resolve(root, 'test/harness');
 // Each app's public face (apps/<app>/src/index.ts).
-for (const app of ['auth', 'gateway', 'vault', 'ingest', 'integrations', 'cli']) alias[`@meter/${app}`] = resolve(root, `apps/${app}/src`);
+for (const app of ['auth', 'gateway', 'vault', 'ingest', 'integrations', 'collectors', 'cli']) alias[`@meter/${app}`] = resolve(root, `apps/${app}/src`);
 
 // Nest's dependency injection needs emitDecoratorMetadata: Vite 8's Oxc
 // transformer reads experimentalDecorators/emitDecoratorMetadata from tsconfig.json.

@@ -14,3 +14,4 @@ export * from './reading-message-reader';
 export * from './credential-usage';
 export * from './credential-lookup';
 export * from './credential-stamp';
+export * from './collectors';
