@@ -6,7 +6,7 @@ import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 /** Each app shows one public face, apps/<app>/src/index.ts (`@meter/<app>`); the rest is its own. */
-const APPS = ['auth', 'gateway', 'vault', 'ingest', 'integrations', 'cli'];
+const APPS = ['auth', 'gateway', 'vault', 'ingest', 'integrations', 'collectors', 'cli'];
 
 const publicFacesOnly = APPS.map((app) => ({
   target: ['./!(apps)/**', `./apps/!(${app})/**`],

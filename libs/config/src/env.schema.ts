@@ -91,6 +91,20 @@ export const envSchema = z
     VAULT_PORT: port(8082),
     INGEST_PORT: port(8083),
     INTEGRATIONS_PORT: port(8084),
+    /** Collectors: HTTP (probes, metrics, the uplink routes). */
+    COLLECTORS_PORT: port(8085),
+    /** Collectors: plain MQTT (1884 on a machine whose 1883 a Mosquitto holds; 1883 in deploy/ and compose). */
+    COLLECTORS_MQTT_PORT: port(1884),
+    /** Collectors: MQTT over TLS, served when both files are set (deploy/: 8883 with the meter-collectors-tls Secret). */
+    COLLECTORS_MQTTS_PORT: port(8883),
+    COLLECTORS_MQTT_TLS_CERT_FILE: z.string().min(1).optional(),
+    COLLECTORS_MQTT_TLS_KEY_FILE: z.string().min(1).optional(),
+    /** Collectors: failed sign-ins (MQTT CONNECT or HTTP) a source address may make per minute before the next are refused unchecked. */
+    COLLECTORS_AUTH_FAILURES_PER_MINUTE: positiveInt(10, 100_000),
+    /** Collectors: how long a verified collector password is trusted without asking auth again (a revocation drops it at once). */
+    COLLECTORS_CREDENTIAL_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+    /** Collectors: how long a publish waits for JetStream's acknowledgement before HTTP answers 503 (MQTT keeps the PUBACK back and tries again). */
+    COLLECTORS_PUBLISH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(10_000),
     RATE_LIMIT_PER_MINUTE: positiveInt(60, 1_000_000),
     /** Gateway: failed authentications a source address may cause per minute before it gets 429. */
@@ -193,6 +207,9 @@ export const envSchema = z
     INGEST_ACK_WAIT_SECONDS: positiveInt(60, 3600),
   })
   .superRefine((env, ctx) => {
+    if ((env.COLLECTORS_MQTT_TLS_CERT_FILE === undefined) !== (env.COLLECTORS_MQTT_TLS_KEY_FILE === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['COLLECTORS_MQTT_TLS_KEY_FILE'], message: 'must be set together with COLLECTORS_MQTT_TLS_CERT_FILE' });
+    }
     if (env.NODE_ENV === 'production' && env.TEST_NOW !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['TEST_NOW'], message: 'must not be set when NODE_ENV=production' });
     }

@@ -78,6 +78,24 @@ export const credentialSecretResealed = envelope(
   z.object({ credential_id: z.string().min(1), access_key: z.string().min(1), sealed_secret: z.string() }),
 );
 
+/** A collector credential (docs/collectors.md); its password hash is never in an event. */
+export const collectorCredentialCreated = envelope(
+  'collector_credential.created',
+  z.object({
+    credential_id: z.string().min(1),
+    name: z.string(),
+    format: z.enum(['native', 'wmbusmeters', 'chirpstack', 'ttn']),
+    username: z.string().min(1),
+    created_at: z.iso.datetime(),
+  }),
+);
+
+/** Collectors drop the credential and close its connections when they see this. */
+export const collectorCredentialRevoked = envelope(
+  'collector_credential.revoked',
+  z.object({ credential_id: z.string().min(1), username: z.string().min(1), revoked_at: z.iso.datetime() }),
+);
+
 export const credentialEvent = z.discriminatedUnion('type', [credentialCreated, credentialRevoked, credentialCidrsChanged, credentialSecretResealed]);
 export const authEvent = z.discriminatedUnion('type', [
   organizationCreated,
@@ -90,6 +108,8 @@ export const authEvent = z.discriminatedUnion('type', [
   credentialRevoked,
   credentialCidrsChanged,
   credentialSecretResealed,
+  collectorCredentialCreated,
+  collectorCredentialRevoked,
 ]);
 
 export type CredentialEvent = z.infer<typeof credentialEvent>;

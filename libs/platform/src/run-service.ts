@@ -7,7 +7,7 @@ import { createHttpApp } from './create-http-app';
 import { DependencyUnreachable, preflight, type Dependency } from './preflight';
 
 export interface ServiceDefinition {
-  name: 'gateway' | 'auth' | 'vault' | 'ingest' | 'integrations';
+  name: 'gateway' | 'auth' | 'vault' | 'ingest' | 'integrations' | 'collectors';
   port: (config: AppConfig) => number;
   dependencies: Dependency[];
   module: (config: AppConfig) => Type | DynamicModule;

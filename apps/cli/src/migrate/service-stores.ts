@@ -1,5 +1,6 @@
 import type { ServiceStore } from '@meter/persistence';
 import { authStore } from '@meter/auth';
+import { collectorsStore } from '@meter/collectors';
 import { ingestStore } from '@meter/ingest';
 import { integrationsStore } from '@meter/integrations';
 import { vaultStore } from '@meter/vault';
@@ -10,4 +11,5 @@ export const SERVICE_STORES: Record<string, ServiceStore> = {
   vault: vaultStore,
   ingest: ingestStore,
   integrations: integrationsStore,
+  collectors: collectorsStore,
 };

@@ -26,6 +26,8 @@ export interface Uplink {
   device: DeviceKey;
   readings: DecodedReading[];
   alarms: DecodedAlarm[];
+  /** The alarms state every code of a status (wmbusmeters): only changes need publishing. */
+  alarmsAreStatus?: true;
 }
 
 /** What a decoder makes of one message: an uplink, an event it acknowledges and ignores, or the reason it cannot be used. */

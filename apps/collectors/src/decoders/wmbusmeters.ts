@@ -32,13 +32,14 @@ export function decodeWmbusmeters(input: UplinkInput): Decoded {
   if (!total) return invalid('no register value: the telegram has no total_m3 (or total_<unit>) field');
   const value = registerValue(telegram[total.field], total.field);
   if (!value.ok) return invalid(value.reason);
-  const alarms = statusAlarms([telegram.status, telegram.current_status, telegram.current_alarms], time.value) ?? [];
+  const alarms = statusAlarms([telegram.status, telegram.current_status, telegram.current_alarms], time.value);
   return {
     kind: 'uplink',
     uplink: {
       device: { kind: 'wmbus_id', wmbusId: telegram.id },
       readings: [{ read_at: time.value, value: value.value, channel: 1, unit: total.unit }],
-      alarms,
+      alarms: alarms ?? [],
+      ...(alarms ? { alarmsAreStatus: true as const } : {}),
     },
   };
 }
