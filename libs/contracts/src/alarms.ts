@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEVICE_ALARM_CODES } from '@meter/consumption';
+import { ALARM_MESSAGE_CODES } from '@meter/consumption';
 import { DEFAULT_CHANNEL, MAX_CHANNEL, MIN_CHANNEL, readAtSchema } from './readings';
 
 /**
@@ -9,7 +9,7 @@ import { DEFAULT_CHANNEL, MAX_CHANNEL, MIN_CHANNEL, readAtSchema } from './readi
  * a message this schema refuses goes to `meter.deadletter.alarms` with the reason.
  */
 export const alarmMessage = z.object({
-  code: z.enum(DEVICE_ALARM_CODES),
+  code: z.enum(ALARM_MESSAGE_CODES),
   state: z.enum(['raised', 'cleared']),
   /** When the device saw it: the episode's raised_at or cleared_at. */
   at: readAtSchema,

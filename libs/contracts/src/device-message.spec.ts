@@ -73,4 +73,20 @@ describe('the device message', () => {
     expect(deviceMessage.parse({ name: 'x', burst_threshold_per_hour: null }).burst_threshold_per_hour).toBeNull();
     expect(errorsOf({ name: 'x', burst_threshold_per_hour: 0, no_flow_days: 0, leak_threshold_per_hour: -1 })).toHaveLength(3);
   });
+
+  it('takes radio ids: a DevEUI in lower case, an 8-digit wM-Bus id, null to remove one', () => {
+    expect(deviceMessage.parse({ name: 'x', external_ids: { dev_eui: '0004A30B001C0530', wmbus_id: '76348799' } }).external_ids).toEqual({
+      dev_eui: '0004a30b001c0530',
+      wmbus_id: '76348799',
+    });
+    expect(deviceMessage.parse({ name: 'x', external_ids: { dev_eui: null } }).external_ids).toEqual({ dev_eui: null });
+  });
+
+  it.each<[unknown, string]>([
+    [{ dev_eui: '0004A30B001C05' }, 'external_ids.dev_eui: must be 16 hex digits (a LoRaWAN DevEUI)'],
+    [{ wmbus_id: '7634879A' }, 'external_ids.wmbus_id: must be 8 digits (a wM-Bus id)'],
+    [{ devEui: '0004A30B001C0530' }, 'external_ids: Unrecognized key: "devEui"'],
+  ])('refuses radio ids %j', (external_ids, error) => {
+    expect(errorsOf({ name: 'x', external_ids })).toEqual([error]);
+  });
 });

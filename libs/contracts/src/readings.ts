@@ -162,6 +162,26 @@ export const tariffSchema = z
     });
   }) satisfies z.ZodType<Tariff>;
 
+/**
+ * A device's radio ids (docs/collectors.md, "Devices by their radio ids"), each
+ * unique within the organization: a member absent keeps the stored id, `null`
+ * removes it, a value sets it (and takes it from another device that had it).
+ */
+export const externalIdsSchema = z.strictObject({
+  dev_eui: z
+    .string()
+    .regex(/^[0-9A-Fa-f]{16}$/, 'must be 16 hex digits (a LoRaWAN DevEUI)')
+    .transform((text) => text.toLowerCase())
+    .nullable()
+    .optional(),
+  wmbus_id: z
+    .string()
+    .regex(/^\d{8}$/, 'must be 8 digits (a wM-Bus id)')
+    .nullable()
+    .optional(),
+});
+export type ExternalIds = z.output<typeof externalIdsSchema>;
+
 export const deviceMessage = z.object({
   name: z.string().trim().min(1).max(200),
   channels: z.number().int().min(1).max(64).optional(),
@@ -185,6 +205,7 @@ export const deviceMessage = z.object({
     .min(1)
     .max(24 * 366)
     .optional(),
+  external_ids: externalIdsSchema.optional(),
 });
 
 export type DeviceMessage = z.output<typeof deviceMessage>;

@@ -1,5 +1,5 @@
 import type { CollectorFormat, CollectorMapping } from '@meter/contracts';
-import type { DeviceAlarmCode, Unit } from '@meter/consumption';
+import type { AlarmMessageCode, Unit } from '@meter/consumption';
 
 /** How an uplink names its meter: our device id (native) or a radio id the device carries in `external_ids`. */
 export type DeviceKey = { kind: 'device_id'; deviceId: number } | { kind: 'dev_eui'; devEui: string } | { kind: 'wmbus_id'; wmbusId: string };
@@ -13,7 +13,7 @@ export interface DecodedReading {
 }
 
 /** Section 9's alarm object as a collector publishes it; LEAK and BURST come from the meter's own status words. */
-export type AlarmCode = DeviceAlarmCode | 'LEAK' | 'BURST';
+export type AlarmCode = AlarmMessageCode;
 export interface DecodedAlarm {
   code: AlarmCode;
   state: 'raised' | 'cleared';

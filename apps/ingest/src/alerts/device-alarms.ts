@@ -1,15 +1,17 @@
-import type { DeviceAlarmCode } from '@meter/consumption';
+import type { AlarmMessageCode } from '@meter/consumption';
 import type { Queryable } from '@meter/read-model';
 import type { AlarmUpdate } from '../readings/updates';
 import { closeEpisodes, openEpisodes } from './episode-store';
 
-const DEFAULT_MESSAGES: Record<DeviceAlarmCode, string> = {
+const DEFAULT_MESSAGES: Record<AlarmMessageCode, string> = {
   TAMPER: 'The meter reports tampering.',
   LOW_BATTERY: 'The meter reports a low battery.',
   REVERSE_FLOW: 'The meter reports water flowing backwards.',
   DRY: 'The meter reports an empty (dry) pipe.',
   MAGNETIC: 'The meter reports magnetic interference.',
   OTHER: 'The meter reports an alarm.',
+  LEAK: 'The meter reports a leak.',
+  BURST: 'The meter reports a burst.',
 };
 
 /**

@@ -8,15 +8,16 @@ import type { DeviceUpdate } from '../readings/updates';
 /** Applies a device message: a field left out keeps its stored value; a message older than the stored one changes nothing. */
 export async function applyDeviceUpdate(runner: QueryRunner, update: DeviceUpdate) {
   const d = update.device;
+  await takeRadioIds(runner, update);
   const activatedAt = d.activated_at !== undefined ? new Date(d.activated_at).toISOString() : null;
   await runner.query(
     `INSERT INTO ingest.devices AS t (org_id, device_id, name, channels, activated_at, activated_explicit, serie, unit,
         decimal_places, time_zone, price_per_unit, currency_symbol, auto_registered, stream_seq,
-        tariff, leak_threshold_per_hour, burst_threshold_per_hour, no_flow_days, max_silence_hours)
+        tariff, leak_threshold_per_hour, burst_threshold_per_hour, no_flow_days, max_silence_hours, dev_eui, wmbus_id)
      VALUES ($1::text, $2::bigint, $3::text, coalesce($4::int, 1), coalesce($5::timestamptz, $6::timestamptz), $5::timestamptz IS NOT NULL,
         coalesce($7::text, 'water'), coalesce($8::text, 'm³'), coalesce($9::int, 3), coalesce($10::text, 'UTC'),
         coalesce($11::float8, 0), coalesce($12::text, '€'), false, $13::bigint,
-        $15::jsonb, coalesce($16::float8, 0), $18::float8, coalesce($19::int, 30), coalesce($20::int, 48))
+        $15::jsonb, coalesce($16::float8, 0), $18::float8, coalesce($19::int, 30), coalesce($20::int, 48), $22::text, $24::text)
      ON CONFLICT (org_id, device_id) DO UPDATE SET
         name = EXCLUDED.name,
         channels = coalesce($4, t.channels),
@@ -34,6 +35,9 @@ export async function applyDeviceUpdate(runner: QueryRunner, update: DeviceUpdat
         burst_threshold_per_hour = CASE WHEN $17::boolean THEN $18::float8 ELSE t.burst_threshold_per_hour END,
         no_flow_days = coalesce($19, t.no_flow_days),
         max_silence_hours = coalesce($20, t.max_silence_hours),
+        -- radio ids: given (a value, or null to remove it) or kept
+        dev_eui = CASE WHEN $21::boolean THEN $22::text ELSE t.dev_eui END,
+        wmbus_id = CASE WHEN $23::boolean THEN $24::text ELSE t.wmbus_id END,
         auto_registered = false,
         stream_seq = EXCLUDED.stream_seq,
         updated_at = now()
@@ -59,6 +63,10 @@ export async function applyDeviceUpdate(runner: QueryRunner, update: DeviceUpdat
       d.burst_threshold_per_hour ?? null,
       d.no_flow_days ?? null,
       d.max_silence_hours ?? null,
+      d.external_ids?.dev_eui !== undefined,
+      d.external_ids?.dev_eui ?? null,
+      d.external_ids?.wmbus_id !== undefined,
+      d.external_ids?.wmbus_id ?? null,
     ],
   );
   // A registration without activated_at dates from the first reading, when readings came first.
@@ -71,6 +79,22 @@ export async function applyDeviceUpdate(runner: QueryRunner, update: DeviceUpdat
       new Date(first).toISOString(),
     ]);
   }
+}
+
+/**
+ * A radio id names one device of an organization: a newer device message that
+ * gives it to another device takes it from the one that had it (the meter was
+ * moved or replaced), so the unique index never refuses a batch.
+ */
+async function takeRadioIds(runner: QueryRunner, update: DeviceUpdate) {
+  const ids = update.device.external_ids;
+  if (!ids?.dev_eui && !ids?.wmbus_id) return;
+  await runner.query(
+    `UPDATE ingest.devices SET dev_eui = CASE WHEN dev_eui = $3 THEN NULL ELSE dev_eui END,
+        wmbus_id = CASE WHEN wmbus_id = $4 THEN NULL ELSE wmbus_id END, updated_at = now()
+      WHERE org_id = $1 AND device_id <> $2 AND (dev_eui = $3 OR wmbus_id = $4)`,
+    [update.orgId, update.deviceId, ids.dev_eui ?? null, ids.wmbus_id ?? null],
+  );
 }
 
 /** A reading of an unknown device registers it; its earliest reading dates it. */

@@ -2,6 +2,7 @@ import { createSchemaMigration, type ServiceStore } from '@meter/persistence';
 import { AlertEpisodes1764200000000 } from './alerts.migration';
 import { DeviceSettings1764000000000 } from './device-settings.migration';
 import { DevicesChangedNotify1763800000002 } from './devices-changed-notify.migration';
+import { ExternalIds1764500000000 } from './external-ids.migration';
 import { NoJit1763800000001 } from './no-jit.migration';
 import { ReadModel1763800000000 } from './read-model.migration';
 import { ReadingChanges1764100000000 } from './reading-changes.migration';
@@ -24,6 +25,7 @@ export const ingestStore: ServiceStore = {
     ReadingChanges1764100000000,
     AlertEpisodes1764200000000,
     ReadingChangesByTransaction1764400000000,
+    ExternalIds1764500000000,
   ],
   entities: [],
 };
