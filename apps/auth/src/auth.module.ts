@@ -5,6 +5,7 @@ import { HttpCoreModule } from '@meter/http';
 import { NatsModule } from '@meter/messaging';
 import { PersistenceModule } from '@meter/persistence';
 import { RedisModule } from '@meter/redis';
+import { CollectorCredentialsModule } from './collector-credentials/collector-credentials.module';
 import { CredentialsModule } from './credentials/credentials.module';
 import { EventsModule } from './events/events.module';
 import { ExportsModule } from './exports/exports.module';
@@ -32,6 +33,7 @@ export class AuthModule {
         EventsModule,
         SessionsModule,
         CredentialsModule,
+        CollectorCredentialsModule,
         VaultModule,
         IntegrationsClientModule,
         ExportsModule,

@@ -72,6 +72,10 @@ export const MANAGEMENT_API: ApiDefinition = {
   tags: [
     { name: 'Sessions', description: 'Log in and out.' },
     { name: 'Credentials', description: 'API credentials that sign requests to the consumption API.' },
+    {
+      name: 'CollectorCredentials',
+      description: 'User names and passwords of the collectors (wM-Bus receivers, LoRaWAN network servers) that send readings (docs/collectors.md).',
+    },
     { name: 'Vault', description: 'Sealed storage credentials of the organization; readable back only masked.' },
     { name: 'Exports', description: "Batch exports: each night the organization's daily consumption, written to its own S3, Azure or GCS storage." },
     { name: 'Webhooks', description: 'Endpoints that receive alert and export events, signed per Standard Webhooks 1.0, and their deliveries.' },

@@ -1,0 +1,103 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { COLLECTOR_CREDENTIAL_ID } from '@meter/contracts';
+import { hashPassword, randomToken } from '@meter/crypto';
+import { notFound } from '@meter/http';
+import { listUnmatchedUplinks, type UnmatchedUplink } from '@meter/collectors';
+import { appendEvents, assertUpdated } from '../events/event-store';
+import { newEvent } from '../events/new-event';
+import { OutboxRelayService } from '../events/outbox-relay.service';
+import type { CurrentAdminInfo } from '../sessions/current-admin';
+import { COLLECTOR_CREDENTIAL_COLUMNS, collectorCredentialView, type CollectorCredentialRow } from './collector-credential-row';
+import type { CollectorCredential, CreateCollectorCredentialRequest, CreatedCollectorCredential } from './collector-credential-schemas';
+import { newCollectorPassword, newCollectorUsername } from './collector-secrets';
+
+/**
+ * Collector credentials of the caller's organization (docs/collectors.md);
+ * every query is scoped to it. The password is shown once and kept only as
+ * an Argon2id hash, as admin passwords are.
+ */
+@Injectable()
+export class CollectorCredentialsService {
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(OutboxRelayService) private readonly outbox: OutboxRelayService,
+  ) {}
+
+  async create(admin: CurrentAdminInfo, request: CreateCollectorCredentialRequest): Promise<CreatedCollectorCredential> {
+    const id = `ccr_${randomToken(16)}`;
+    const username = newCollectorUsername();
+    const password = newCollectorPassword(username);
+    const passwordHash = await hashPassword(password);
+    const mapping = request.mapping ?? {};
+    const createdAt = new Date();
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query(
+        `INSERT INTO auth.collector_credentials (id, org_id, name, format, mapping, username, password_hash, status, created_at, version)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, 1)`,
+        [id, admin.orgId, request.name, request.format, JSON.stringify(mapping), username, passwordHash, createdAt],
+      );
+      await appendEvents(manager, [
+        newEvent(
+          'collector_credential.created',
+          { aggregateId: id, orgId: admin.orgId, version: 1 },
+          { credential_id: id, name: request.name, format: request.format, username, created_at: createdAt.toISOString() },
+          createdAt,
+        ),
+      ]);
+    });
+    this.outbox.nudge();
+    return { id, name: request.name, format: request.format, mapping, username, password, created_at: createdAt.toISOString() };
+  }
+
+  async list(admin: CurrentAdminInfo): Promise<CollectorCredential[]> {
+    const rows = (await this.dataSource.query(
+      `SELECT ${COLLECTOR_CREDENTIAL_COLUMNS} FROM auth.collector_credentials WHERE org_id = $1 ORDER BY created_at, id`,
+      [admin.orgId],
+    )) as CollectorCredentialRow[];
+    return rows.map(collectorCredentialView);
+  }
+
+  /** Revoking a revoked credential changes nothing. Collectors close its connections when the event reaches them. */
+  async revoke(admin: CurrentAdminInfo, id: string): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const credential = await this.find(manager, admin, id, true);
+      if (credential.status === 'revoked') return;
+      const revokedAt = new Date();
+      assertUpdated(
+        await manager.query(`UPDATE auth.collector_credentials SET status = 'revoked', revoked_at = $3, version = version + 1 WHERE id = $1 AND version = $2`, [
+          id,
+          credential.version,
+          revokedAt,
+        ]),
+        id,
+      );
+      await appendEvents(manager, [
+        newEvent(
+          'collector_credential.revoked',
+          { aggregateId: id, orgId: admin.orgId, version: credential.version + 1 },
+          { credential_id: id, username: credential.username, revoked_at: revokedAt.toISOString() },
+          revokedAt,
+        ),
+      ]);
+    });
+    this.outbox.nudge();
+  }
+
+  async unmatched(admin: CurrentAdminInfo, id: string): Promise<UnmatchedUplink[]> {
+    await this.find(this.dataSource.manager, admin, id, false);
+    return listUnmatchedUplinks(this.dataSource, admin.orgId, id);
+  }
+
+  /** Another organization's credential is as unknown as one that never existed. */
+  private async find(manager: EntityManager, admin: CurrentAdminInfo, id: string, forUpdate: boolean): Promise<CollectorCredentialRow> {
+    const missing = () => notFound(`no collector credential ${id} in this organization`);
+    if (!COLLECTOR_CREDENTIAL_ID.test(id)) throw missing();
+    const [row] = (await manager.query(
+      `SELECT ${COLLECTOR_CREDENTIAL_COLUMNS} FROM auth.collector_credentials WHERE id = $1 AND org_id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
+      [id, admin.orgId],
+    )) as CollectorCredentialRow[];
+    if (!row) throw missing();
+    return row;
+  }
+}
