@@ -69,7 +69,7 @@ export async function httpStatus(url: string): Promise<number> {
   return response.status;
 }
 
-export type PlatformApp = 'gateway' | 'auth' | 'vault' | 'ingest' | 'integrations';
+export type PlatformApp = 'gateway' | 'auth' | 'vault' | 'ingest' | 'integrations' | 'collectors';
 
 /**
  * Starts a built app on a free port (`<APP>_PORT`) and waits until its
