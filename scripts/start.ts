@@ -4,12 +4,12 @@ import { createInterface } from 'node:readline';
 import { loadConfigOrExit } from '@meter/config';
 import { preflight } from '@meter/platform';
 
-const SERVICES = ['auth', 'vault', 'ingest', 'integrations', 'gateway'] as const;
+const SERVICES = ['auth', 'vault', 'ingest', 'integrations', 'collectors', 'gateway'] as const;
 const DIST = join(__dirname, '..');
-const COLORS: Record<string, string> = { gateway: '36', auth: '35', vault: '33', ingest: '32', integrations: '34', start: '1' };
+const COLORS: Record<string, string> = { gateway: '36', auth: '35', vault: '33', ingest: '32', integrations: '34', collectors: '31', start: '1' };
 
 function prefixed(name: string): string {
-  const label = name.padEnd(7);
+  const label = name.padEnd(10);
   return process.stdout.isTTY ? `\u001b[${COLORS[name]}m[${label}]\u001b[0m ` : `[${label}] `;
 }
 
@@ -37,7 +37,7 @@ function migrate(): Promise<void> {
 }
 
 /**
- * `npm start`: check the three servers, migrate, then run the five
+ * `npm start`: check the three servers, migrate, then run the six
  * processes with prefixed logs until a signal, forwarding it to them.
  */
 async function main() {
@@ -81,7 +81,7 @@ async function main() {
     });
   }
   say(
-    `started ${SERVICES.join(', ')}: gateway :${config.GATEWAY_PORT}, auth :${config.AUTH_PORT}, vault :${config.VAULT_PORT}, ingest :${config.INGEST_PORT}, integrations :${config.INTEGRATIONS_PORT}`,
+    `started ${SERVICES.join(', ')}: gateway :${config.GATEWAY_PORT}, auth :${config.AUTH_PORT}, vault :${config.VAULT_PORT}, ingest :${config.INGEST_PORT}, integrations :${config.INTEGRATIONS_PORT}, collectors :${config.COLLECTORS_PORT} (MQTT :${config.COLLECTORS_MQTT_PORT})`,
   );
   process.on('SIGINT', () => stopAll('SIGTERM'));
   process.on('SIGTERM', () => stopAll('SIGTERM'));

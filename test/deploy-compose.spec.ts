@@ -30,7 +30,8 @@ describe('docker-compose.yml', () => {
   it.each(Object.entries(APPS))('%s: its APP, its port, a /readyz health check by node fetch, started after the migration', (name, port) => {
     const service = compose.services[name];
     expect(service.environment.APP).toBe(name);
-    expect(service.ports).toEqual([`${port}:${port}`]);
+    // Collectors publish their MQTT port besides (1883, as a broker would).
+    expect(service.ports).toEqual(name === 'collectors' ? [`${port}:${port}`, '1883:1883'] : [`${port}:${port}`]);
     const test = service.healthcheck.test as string[];
     expect(test.slice(0, 3)).toEqual(['CMD', 'node', '-e']);
     expect(test[3]).toContain(`fetch('http://127.0.0.1:${port}/readyz')`);

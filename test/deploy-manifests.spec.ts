@@ -95,7 +95,7 @@ describe.skipIf(!kubectl.available)(`overlays${skipped}`, () => {
   });
 
   it('dev runs one replica of each service from the local image, prod three from the release', () => {
-    for (const name of ['auth', 'vault', 'integrations']) {
+    for (const name of ['auth', 'vault', 'integrations', 'collectors']) {
       expect(byId(dev, 'Deployment', name).spec.replicas).toBe(1);
       expect(byId(prod, 'Deployment', name).spec.replicas).toBe(3);
     }
@@ -374,7 +374,9 @@ describe.skipIf(!kubectl.available)(`the checks catch what they promise to${skip
     containerOf(objects, 'gateway').env = containerOf(objects, 'gateway').env.filter((e: { name: string }) => e.name !== 'NATS_USER');
     containerOf(objects, 'ingest').env.find((e: { name: string }) => e.name === 'NATS_PASSWORD').valueFrom.secretKeyRef.key = 'VAULT_NATS_PASSWORD';
     expect(natsUserProblems(objects)).toEqual([
-      ...['VAULT', 'AUTH', 'INTEGRATION', 'GATEWAY', 'INGEST'].map((user) => `nats.conf reads $${user}_NATS_PASSWORD, which the nats container is not given`),
+      ...['VAULT', 'AUTH', 'INTEGRATION', 'GATEWAY', 'INGEST', 'COLLECTORS'].map(
+        (user) => `nats.conf reads $${user}_NATS_PASSWORD, which the nats container is not given`,
+      ),
       'Deployment/gateway logs in to NATS as nobody, not a user of vault-permissions.conf',
       'Deployment/ingest logs in to NATS as ingest with VAULT_NATS_PASSWORD, not INGEST_NATS_PASSWORD',
     ]);

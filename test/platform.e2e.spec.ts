@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, freePort, httpStatus, isolatedInfra, PlatformProcess, type IsolatedInfra } from '@meter/testing';
 
-const SERVICES = ['gateway', 'auth', 'vault', 'ingest', 'integrations'] as const;
+const SERVICES = ['gateway', 'auth', 'vault', 'ingest', 'integrations', 'collectors'] as const;
 
 describe('the platform as `npm start` runs it', () => {
   let infra: IsolatedInfra;
@@ -10,7 +10,14 @@ describe('the platform as `npm start` runs it', () => {
 
   beforeAll(async () => {
     infra = await isolatedInfra({ migrate: false });
-    ports = { gateway: await freePort(), auth: await freePort(), vault: await freePort(), ingest: await freePort(), integrations: await freePort() };
+    ports = {
+      gateway: await freePort(),
+      auth: await freePort(),
+      vault: await freePort(),
+      ingest: await freePort(),
+      integrations: await freePort(),
+      collectors: await freePort(),
+    };
     platform = PlatformProcess.start(
       'scripts/start.js',
       infra.env({
@@ -19,6 +26,8 @@ describe('the platform as `npm start` runs it', () => {
         VAULT_PORT: String(ports.vault),
         INGEST_PORT: String(ports.ingest),
         INTEGRATIONS_PORT: String(ports.integrations),
+        COLLECTORS_PORT: String(ports.collectors),
+        COLLECTORS_MQTT_PORT: String(await freePort()),
         LOG_LEVEL: 'info',
       }),
     );
@@ -29,7 +38,7 @@ describe('the platform as `npm start` runs it', () => {
     await infra?.cleanup();
   });
 
-  it('migrates, then brings the five processes to ready within 30 s', async () => {
+  it('migrates, then brings the six processes to ready within 30 s', async () => {
     for (const service of SERVICES) {
       await eventually(async () => (await httpStatus(`http://127.0.0.1:${ports[service]}/readyz`)) === 200, 30_000, `${service} ready`).catch(
         (error: Error) => {
@@ -61,7 +70,7 @@ describe('the platform as `npm start` runs it', () => {
     expect(JSON.parse(line!.replace(/^\[gateway\]\s*/, ''))).toMatchObject({ service: 'gateway', level: 30 });
   });
 
-  it('stops all five within 10 s of SIGTERM, closing their ports', async () => {
+  it('stops all six within 10 s of SIGTERM, closing their ports', async () => {
     const sent = Date.now();
     platform.signal('SIGTERM');
     const exit = await platform.exited;

@@ -10,7 +10,7 @@ import { containersOf, type K8sObject } from './kustomize';
  */
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-export const APPS = { gateway: 8080, auth: 8081, vault: 8082, ingest: 8083, integrations: 8084 } as const;
+export const APPS = { gateway: 8080, auth: 8081, vault: 8082, ingest: 8083, integrations: 8084, collectors: 8085 } as const;
 export type AppName = keyof typeof APPS;
 
 /** The processes with no public route: their HTTP port serves probes and metrics, for the metrics scraper only. */
@@ -25,7 +25,14 @@ export const EXTERNAL_SECRETS: Record<string, string[]> = {
   'meter-credential-keyring': ['CREDENTIAL_KEYRING'],
   'meter-vault-root-keyring': ['VAULT_ROOT_KEYRING'],
   'meter-webhook-secret-keyring': ['WEBHOOK_SECRET_KEYRING'],
-  'meter-nats-users': ['VAULT_NATS_PASSWORD', 'AUTH_NATS_PASSWORD', 'INTEGRATION_NATS_PASSWORD', 'GATEWAY_NATS_PASSWORD', 'INGEST_NATS_PASSWORD'],
+  'meter-nats-users': [
+    'VAULT_NATS_PASSWORD',
+    'AUTH_NATS_PASSWORD',
+    'INTEGRATION_NATS_PASSWORD',
+    'GATEWAY_NATS_PASSWORD',
+    'INGEST_NATS_PASSWORD',
+    'COLLECTORS_NATS_PASSWORD',
+  ],
 };
 
 /** Which process may hold which key ring (docs/keys.md). */
@@ -416,7 +423,10 @@ export function egressProblems(objects: K8sObject[]): string[] {
   return problems;
 }
 
-/** {base_url} goes to the gateway, {management_url} to auth, and nothing else (no probes, no metrics) is published. */
+/** Paths the ingress may send to a process other than gateway and auth: the collectors' HTTP uplinks. */
+const PUBLISHED_ELSEWHERE: Record<string, string> = { '/collect/v1': 'collectors' };
+
+/** {base_url} goes to the gateway, {management_url} to auth, /collect/v1 to collectors, and nothing else (no probes, no metrics) is published. */
 export function ingressProblems(objects: K8sObject[]): string[] {
   const problems: string[] = [];
   const ingresses = objects.filter((o) => o.kind === 'Ingress') as Obj[];
@@ -426,7 +436,7 @@ export function ingressProblems(objects: K8sObject[]): string[] {
       for (const path of rule.http?.paths ?? []) {
         const service = path.backend?.service;
         backends.add(service?.name);
-        if (!['gateway', 'auth'].includes(service?.name)) problems.push(`Ingress/${ingress.metadata.name} publishes ${service?.name}`);
+        if (!['gateway', 'auth'].includes(service?.name) && PUBLISHED_ELSEWHERE[path.path] !== service?.name) problems.push(`Ingress/${ingress.metadata.name} publishes ${service?.name}`);
         if (/^\/(metrics|healthz|readyz)?$/.test(path.path) && path.pathType !== 'Exact') problems.push(`Ingress/${ingress.metadata.name} publishes ${path.path} (probes and metrics)`);
         const target = find(objects, 'Service', service?.name);
         if (!target) problems.push(`Ingress/${ingress.metadata.name} points at missing Service ${service?.name}`);

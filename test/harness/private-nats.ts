@@ -17,6 +17,7 @@ export const NATS_USER_PASSWORDS = {
   integration: 'integration-pw',
   gateway: 'gateway-pw',
   ingest: 'ingest-pw',
+  collectors: 'collectors-pw',
 } as const;
 export type NatsUser = keyof typeof NATS_USER_PASSWORDS;
 

@@ -1,12 +1,12 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { DeliverPolicy, type ConsumerMessages, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { collectorCredentialRevoked, COLLECTOR_REVOKED_EVENT_SUBJECT, platformStreams, type BusNames } from '@meter/contracts';
-import { BUS, JETSTREAM, JETSTREAM_MANAGER, ensureStream } from '@meter/messaging';
+import { BUS, JETSTREAM, JETSTREAM_MANAGER } from '@meter/messaging';
 import { CollectorAuthenticator } from './collector-authenticator';
 
 /**
- * Follows auth's `collector_credential.revoked` events from the moment the
- * process starts (an ordered consumer; its cache starts empty, so older
+ * Follows auth's `collector_credential.revoked` events from the moment it
+ * starts following (an ordered consumer; its cache starts empty, so older
  * revocations do not matter) and drops each credential at once: its
  * cached sign-in goes and its MQTT connections close.
  */
@@ -23,16 +23,28 @@ export class RevocationFeed implements OnModuleInit, OnApplicationShutdown {
     @Inject(CollectorAuthenticator) private readonly authenticator: CollectorAuthenticator,
   ) {}
 
-  async onModuleInit() {
-    const spec = platformStreams(this.bus).authEvents;
-    await ensureStream(this.jsm, spec);
-    const consumer = await this.js.consumers.get(spec.name, {
-      deliver_policy: DeliverPolicy.New,
-      // One subject as a string: filter_subject, which NATS 2.9 (here and in CI) understands.
-      filter_subjects: this.bus.subject(COLLECTOR_REVOKED_EVENT_SUBJECT),
-    });
-    this.messages = await consumer.consume();
-    void this.run(this.messages);
+  onModuleInit() {
+    // In the background: AUTH_EVENTS is auth's stream and may not exist yet (then no credential exists either).
+    void this.follow();
+  }
+
+  private async follow() {
+    const stream = platformStreams(this.bus).authEvents.name;
+    while (!this.stopped) {
+      try {
+        await this.jsm.streams.info(stream);
+        const consumer = await this.js.consumers.get(stream, {
+          deliver_policy: DeliverPolicy.New,
+          // One subject as a string: filter_subject, which NATS 2.9 (here and in CI) understands.
+          filter_subjects: this.bus.subject(COLLECTOR_REVOKED_EVENT_SUBJECT),
+        });
+        this.messages = await consumer.consume();
+        return void this.run(this.messages);
+      } catch (error) {
+        this.logger.warn(`waiting for ${stream}: ${error instanceof Error ? error.message : String(error)}`);
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+      }
+    }
   }
 
   private async run(messages: ConsumerMessages) {
