@@ -37,7 +37,8 @@ export class PrivateNats {
     readonly url: string,
     /** Where its configuration and JetStream store live. */
     readonly dir: string,
-    private readonly server: ChildProcess,
+    private server: ChildProcess,
+    private readonly launch: () => ChildProcess,
   ) {}
 
   /** `noAuthUser`: the user of clients that send no credentials (the vault process, unchanged, in the vault's tests). */
@@ -54,10 +55,27 @@ export class PrivateNats {
     ];
     await writeFile(join(dir, 'server.conf'), `${lines.join('\n')}\n`);
     const env = Object.fromEntries(Object.entries(NATS_USER_PASSWORDS).map(([user, password]) => [`${user.toUpperCase()}_NATS_PASSWORD`, password]));
-    const server = spawn(natsServerBinary, ['-c', join(dir, 'server.conf')], { env, stdio: 'ignore' });
-    const nats = new PrivateNats(`nats://127.0.0.1:${port}`, dir, server);
-    await eventually(async () => Boolean(await nats.as('gateway').then((nc) => nc.close().then(() => true))), 10_000, 'nats-server up');
+    const launch = () => spawn(natsServerBinary!, ['-c', join(dir, 'server.conf')], { env, stdio: 'ignore' });
+    const nats = new PrivateNats(`nats://127.0.0.1:${port}`, dir, launch(), launch);
+    await nats.up();
     return nats;
+  }
+
+  private async up(): Promise<void> {
+    await eventually(async () => Boolean(await connectable(this.url)), 10_000, 'nats-server up');
+  }
+
+  /** Stops the server (an outage its clients see), keeping its store for resume(). */
+  async halt(): Promise<void> {
+    const exited = new Promise((resolve) => this.server.once('exit', resolve));
+    this.server.kill('SIGTERM');
+    await exited;
+  }
+
+  /** Starts the server again on the same port and store. */
+  async resume(): Promise<void> {
+    this.server = this.launch();
+    await this.up();
   }
 
   /** A connection as `user`; closed by stop(). */
@@ -83,6 +101,12 @@ export class PrivateNats {
     this.server.kill('SIGTERM');
     await rm(this.dir, { recursive: true, force: true });
   }
+}
+
+async function connectable(url: string): Promise<boolean> {
+  const nc = await connect({ servers: url, user: 'gateway', pass: NATS_USER_PASSWORDS.gateway, reconnect: false, timeout: 1000 });
+  await nc.close();
+  return true;
 }
 
 /** The permission error a subscription ends with, or undefined if it is still open after a round trip. */
