@@ -236,6 +236,12 @@ describe('collectors', () => {
     expect(large.status).toBe(413);
     expect(await large.json()).toMatchObject({ status: 413, code: 'payload_too_large' });
 
+    // 2 MiB over MQTT: the connection closes, no PUBACK.
+    const huge = await connect(wmbus.username, wmbus.password);
+    const hugeClosed = new Promise<void>((resolve) => huge.once('close', () => resolve()));
+    huge.publish('wmbusmeters/x', 'x'.repeat(2 * 1024 * 1024), { qos: 1 }, () => undefined);
+    await hugeClosed;
+
     // A topic outside the credential's: the connection closes, no PUBACK.
     const outside = await connect(native.username, native.password);
     const closed = new Promise<void>((resolve) => outside.once('close', () => resolve()));

@@ -1,8 +1,6 @@
 import { runService } from '@meter/platform';
 import { CollectorsModule } from './collectors.module';
-
-/** The largest uplink body over HTTP; larger ones get 413 problem+json. */
-const UPLINK_BODY_LIMIT_BYTES = 1024 * 1024;
+import { UPLINK_MAX_BYTES } from './uplinks/uplink-limits';
 
 void runService({
   name: 'collectors',
@@ -12,6 +10,6 @@ void runService({
   configure: (app) => {
     // Uplinks are decoded from their bytes by the format's decoder, whatever their Content-Type says.
     app.getHttpAdapter().getInstance().removeAllContentTypeParsers();
-    app.useBodyParser('*', { bodyLimit: UPLINK_BODY_LIMIT_BYTES }, async (_request: unknown, body: Buffer) => body);
+    app.useBodyParser('*', { bodyLimit: UPLINK_MAX_BYTES }, async (_request: unknown, body: Buffer) => body);
   },
 });

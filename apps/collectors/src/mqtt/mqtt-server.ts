@@ -9,6 +9,7 @@ import { TOPIC_PATTERNS, topicAllowed } from '../decoders/decode';
 import type { Collector } from '../credentials/collector';
 import { CollectorAuthenticator } from '../credentials/collector-authenticator';
 import { CollectorMetrics } from '../uplinks/collector-metrics';
+import { UPLINK_MAX_BYTES } from '../uplinks/uplink-limits';
 import { isTransient, UplinkService } from '../uplinks/uplink-service';
 
 /** CONNACK return codes of MQTT 3.1.1 (section 3.2.2.3). */
@@ -137,6 +138,10 @@ export class MqttServer implements OnModuleInit, OnApplicationShutdown {
       );
       this.metrics.topicsRefused.inc({ collector: collector.credentialId });
       return callback(new Error(`topic ${packet.topic} is outside the credential's topics`));
+    }
+    if (packet.payload.length > UPLINK_MAX_BYTES) {
+      this.logger.warn(`collector ${collector.credentialId} published ${packet.payload.length} bytes, over ${UPLINK_MAX_BYTES}; connection closed`);
+      return callback(new Error('payload over 1 MiB'));
     }
     // Nothing is retained or delivered onwards: the uplink lives in JetStream.
     packet.retain = false;
