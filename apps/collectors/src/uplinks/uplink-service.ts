@@ -10,6 +10,7 @@ import { BusPublisher, JetStreamUnavailable } from './bus-publisher';
 import { CollectorMetrics } from './collector-metrics';
 import { DeviceDirectory } from './device-directory';
 import { messageId } from './message-id';
+import { ReadingCoalescer } from './reading-coalescer';
 import { UnmatchedRecorder } from './unmatched-recorder';
 
 export type Transport = 'mqtt' | 'http';
@@ -41,6 +42,7 @@ export function isTransient(error: unknown): boolean {
 export class UplinkService {
   private readonly logger = new Logger('uplinks');
   private readonly alarmMemory = new AlarmMemory();
+  private readonly readings = new ReadingCoalescer((subject, payload) => this.bus.publish(subject, payload));
 
   constructor(
     @Inject(BusPublisher) private readonly bus: BusPublisher,
@@ -79,10 +81,8 @@ export class UplinkService {
     const readings =
       unit === undefined ? uplink.readings.map(({ read_at, value, channel }) => ({ read_at, value, channel })) : inDeviceUnit(uplink.readings, unit);
     const base = `${collector.orgId}.${deviceId}`;
-    for (let i = 0; i < readings.length; i += MAX_READINGS_PER_MESSAGE) {
-      const chunk = readings.slice(i, i + MAX_READINGS_PER_MESSAGE);
-      await this.bus.publish(`meter.readings.${base}`, chunk.length === 1 ? chunk[0] : chunk);
-    }
+    for (let i = 0; i < readings.length; i += MAX_READINGS_PER_MESSAGE)
+      await this.readings.add(`meter.readings.${base}`, readings.slice(i, i + MAX_READINGS_PER_MESSAGE));
     const alarms: DecodedAlarm[] = uplink.alarmsAreStatus ? this.alarmMemory.changes(collector.orgId, deviceId, uplink.alarms) : uplink.alarms;
     for (const alarm of alarms) await this.bus.publish(`meter.alarms.${base}`, alarm);
     if (uplink.alarmsAreStatus) this.alarmMemory.remember(collector.orgId, deviceId, alarms);
