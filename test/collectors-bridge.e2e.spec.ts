@@ -77,9 +77,11 @@ describe('a Mosquitto bridge to collectors', () => {
     bridge = spawn('mosquitto', ['-c', join(dir, 'bridge.conf'), '-v'], { stdio: ['ignore', 'pipe', 'pipe'] });
     bridge.stdout?.on('data', (c: Buffer) => (log += c.toString()));
     bridge.stderr?.on('data', (c: Buffer) => (log += c.toString()));
-    await eventually(async () => log.includes(`Received CONNACK on connection local.${prefix}-bridge`) && (await answers(port)), 10_000, 'bridge up').catch((e: Error) => {
-      throw new Error(`${e.message}\n${log}`);
-    });
+    await eventually(async () => log.includes(`Received CONNACK on connection local.${prefix}-bridge`) && (await answers(port)), 10_000, 'bridge up').catch(
+      (e: Error) => {
+        throw new Error(`${e.message}\n${log}`);
+      },
+    );
 
     const telegrams = [123.529, 123.6, 123.75].map((total, i) => ({
       media: 'water',

@@ -87,7 +87,9 @@ describe.skipIf(!natsServerBinary)('collectors durability', () => {
     expect(before, 'killed while readings were in flight').toBeLessThan(10_000);
     collectors = await startCollectors(collectors.port);
     await Promise.all(sent);
-    await eventually(async () => (await stored(1)).n === 10_000, 60_000, '10,000 readings stored');
+    await eventually(async () => (await stored(1)).n === 10_000, 60_000, '10,000 readings stored').catch(async (error: Error) => {
+      throw new Error(`${error.message}: ${JSON.stringify(await stored(1))}\n${processes.map((p) => p.log()).join('\n')}`);
+    });
     expect(await stored(1)).toEqual({ n: 10_000, distinct_times: 10_000, total: (9_999 * 10_000) / 2 });
   }, 240_000);
 
@@ -126,7 +128,9 @@ describe.skipIf(!natsServerBinary)('collectors durability', () => {
       'HTTP accepted again',
     );
     expect(after.status).toBe(202);
-    await eventually(async () => (await stored(2)).n === 22, 30_000, 'every reading stored');
+    await eventually(async () => (await stored(2)).n === 22, 30_000, 'every reading stored').catch(async (error: Error) => {
+      throw new Error(`${error.message}: ${JSON.stringify(await stored(2))}\n${processes.map((p) => p.log()).join('\n')}`);
+    });
     expect(await stored(2)).toEqual({ n: 22, distinct_times: 22, total: 100 + (20 * 21) / 2 });
   }, 120_000);
 });
