@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import type { Msg, NatsConnection, Subscription } from '@nats-io/nats-core';
+import type { NatsConnection, Subscription } from '@nats-io/nats-core';
 import { DataSource } from 'typeorm';
 import {
   collectorLookupReply,
@@ -11,9 +11,8 @@ import {
 } from '@meter/contracts';
 import { BUS, NATS } from '@meter/messaging';
 import { DatabaseOutage } from '@meter/persistence';
+import { serveLookups } from '../common/serve-lookups';
 import type { CollectorCredentialRow } from './collector-credential-row';
-
-const encoder = new TextEncoder();
 
 /**
  * Answers collectors' `auth.collectors.lookup` with an active credential's
@@ -33,28 +32,19 @@ export class CollectorLookupResponder implements OnModuleInit, OnApplicationShut
   ) {}
 
   onModuleInit() {
-    this.subscription = this.nc.subscribe(collectorLookupSubject(this.bus), {
+    this.subscription = serveLookups({
+      nc: this.nc,
+      subject: collectorLookupSubject(this.bus),
       queue: CREDENTIAL_LOOKUP_QUEUE_GROUP,
-      callback: (error, message) => {
-        if (error) return this.logger.warn(`lookup subscription: ${error.message}`);
-        void this.answer(message);
-      },
+      lookup: (data) => this.lookup(data),
+      unavailable: { status: 'unavailable' } as CollectorLookupReply,
+      outage: this.outage,
+      logger: this.logger,
     });
   }
 
   async onApplicationShutdown() {
     await this.subscription?.drain().catch(() => undefined);
-  }
-
-  private async answer(message: Msg) {
-    let reply: CollectorLookupReply;
-    try {
-      reply = await this.lookup(message.data);
-    } catch (error) {
-      if (!this.outage.report(error)) this.logger.warn(`collector lookup failed: ${error instanceof Error ? error.message : String(error)}`);
-      reply = { status: 'unavailable' };
-    }
-    message.respond(encoder.encode(JSON.stringify(reply)));
   }
 
   async lookup(data: Uint8Array): Promise<CollectorLookupReply> {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import type { Msg, NatsConnection, Subscription } from '@nats-io/nats-core';
+import type { NatsConnection, Subscription } from '@nats-io/nats-core';
 import { DataSource } from 'typeorm';
 import {
   CREDENTIAL_LOOKUP_QUEUE_GROUP,
@@ -11,6 +11,7 @@ import {
 } from '@meter/contracts';
 import { BUS, NATS } from '@meter/messaging';
 import { DatabaseOutage } from '@meter/persistence';
+import { serveLookups } from '../common/serve-lookups';
 import { envelopeOf, type StoredEventRow } from '../events/event-store';
 
 /** The latest event of each credential event type, oldest first: folded in order, they give the current state. */
@@ -22,8 +23,6 @@ const LATEST_CREDENTIAL_EVENTS = `
        AND e.type IN ('credential.created', 'credential.revoked', 'credential.cidrs_changed', 'credential.secret_resealed')
      ORDER BY e.type, e.version DESC
   ) latest ORDER BY version`;
-
-const encoder = new TextEncoder();
 
 /**
  * Answers the gateways' `auth.credentials.lookup` requests with the
@@ -44,28 +43,19 @@ export class CredentialLookupResponder implements OnModuleInit, OnApplicationShu
   ) {}
 
   onModuleInit() {
-    this.subscription = this.nc.subscribe(credentialLookupSubject(this.bus), {
+    this.subscription = serveLookups({
+      nc: this.nc,
+      subject: credentialLookupSubject(this.bus),
       queue: CREDENTIAL_LOOKUP_QUEUE_GROUP,
-      callback: (error, message) => {
-        if (error) return this.logger.warn(`lookup subscription: ${error.message}`);
-        void this.answer(message);
-      },
+      lookup: (data) => this.lookup(data),
+      unavailable: { status: 'unavailable' } as CredentialLookupReply,
+      outage: this.outage,
+      logger: this.logger,
     });
   }
 
   async onApplicationShutdown() {
     await this.subscription?.drain().catch(() => undefined);
-  }
-
-  private async answer(message: Msg) {
-    let reply: CredentialLookupReply;
-    try {
-      reply = await this.lookup(message.data);
-    } catch (error) {
-      if (!this.outage.report(error)) this.logger.warn(`credential lookup failed: ${error instanceof Error ? error.message : String(error)}`);
-      reply = { status: 'unavailable' };
-    }
-    message.respond(encoder.encode(JSON.stringify(reply)));
   }
 
   /** The reply to one request; a request that is not a lookup is answered `unknown`. */
