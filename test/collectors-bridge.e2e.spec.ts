@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, freePort } from '@meter/testing';
-import { mosquittoPub, startCollectorsPlatform, type CollectorOrganization, type CollectorsPlatform } from './collectors-support';
+import { mosquittoPublish, startCollectorsPlatform, type CollectorOrganization, type CollectorsPlatform } from './collectors-support';
 
 /** The machine's Mosquitto, the broker utilities already run in front of their receivers. */
 const MACHINE_BROKER = { host: '127.0.0.1', port: 1883 };
@@ -94,18 +94,7 @@ describe('a Mosquitto bridge to collectors', () => {
     await eventually(
       async () => {
         // The bridges subscribe asynchronously: publish again until the first arrives (a repeat is stored once).
-        const sent = await mosquittoPub([
-          '-h',
-          MACHINE_BROKER.host,
-          '-p',
-          String(MACHINE_BROKER.port),
-          '-q',
-          '1',
-          '-t',
-          `${prefix}/wmbusmeters/WaterWater`,
-          '-m',
-          JSON.stringify(telegrams[0]),
-        ]);
+        const sent = await mosquittoPublish(MACHINE_BROKER.port, `${prefix}/wmbusmeters/WaterWater`, JSON.stringify(telegrams[0]));
         expect(sent.code, sent.output).toBe(0);
         return (await platform.readingCount(org.orgId)) === 1;
       },
@@ -115,18 +104,7 @@ describe('a Mosquitto bridge to collectors', () => {
       throw new Error(`${e.message}\n${log}`);
     });
     for (const telegram of telegrams.slice(1)) {
-      const sent = await mosquittoPub([
-        '-h',
-        MACHINE_BROKER.host,
-        '-p',
-        String(MACHINE_BROKER.port),
-        '-q',
-        '1',
-        '-t',
-        `${prefix}/wmbusmeters/WaterWater`,
-        '-m',
-        JSON.stringify(telegram),
-      ]);
+      const sent = await mosquittoPublish(MACHINE_BROKER.port, `${prefix}/wmbusmeters/WaterWater`, JSON.stringify(telegram));
       expect(sent.code).toBe(0);
     }
     await eventually(async () => (await platform.readingCount(org.orgId)) === 3, 20_000, 'three telegrams stored');

@@ -153,6 +153,12 @@ export async function startCollectorsPlatform(name: string, env: Record<string, 
   return platform;
 }
 
+/** One QoS 1 message with Debian's mosquitto_pub to 127.0.0.1:`port`, signed in when `username` is given. */
+export function mosquittoPublish(port: number, topic: string, message: string, login?: { username: string; password: string }) {
+  const credentials = login ? ['-u', login.username, '-P', login.password] : [];
+  return mosquittoPub(['-h', '127.0.0.1', '-p', String(port), ...credentials, '-q', '1', '-t', topic, '-m', message]);
+}
+
 /** Debian's mosquitto_pub, as wmbusmeters' MQTT shell command runs it: exit code and what it printed. */
 export function mosquittoPub(args: string[], input?: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {

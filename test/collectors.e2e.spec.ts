@@ -1,7 +1,7 @@
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '@meter/testing';
-import { mosquittoPub, startCollectorsPlatform, type CollectorOrganization, type CollectorsPlatform } from './collectors-support';
+import { mosquittoPublish, startCollectorsPlatform, type CollectorOrganization, type CollectorsPlatform } from './collectors-support';
 
 /**
  * Collectors through real clients (Debian's mosquitto_pub, MQTT.js, HTTP)
@@ -77,22 +77,10 @@ describe('collectors', () => {
         total_m3: total,
         timestamp: midnight(3 - i),
       };
-      const sent = await mosquittoPub([
-        '-h',
-        '127.0.0.1',
-        '-p',
-        String(platform.collectors.mqttPort),
-        '-u',
-        collector.username,
-        '-P',
-        collector.password,
-        '-q',
-        '1',
-        '-t',
-        'wmbusmeters/MyTapWater',
-        '-m',
-        JSON.stringify(telegram),
-      ]);
+      const sent = await mosquittoPublish(platform.collectors.mqttPort, 'wmbusmeters/MyTapWater', JSON.stringify(telegram), {
+        username: collector.username,
+        password: collector.password,
+      });
       expect(sent, sent.output).toMatchObject({ code: 0 });
     }
     await eventually(async () => (await platform.readingCount(org.orgId)) === 4, 20_000, 'four readings stored');
@@ -247,22 +235,7 @@ describe('collectors', () => {
     const closed = new Promise<void>((resolve) => outside.once('close', () => resolve()));
     outside.publish('devices/1', JSON.stringify({ name: 'forged' }), { qos: 1 }, () => undefined);
     await closed;
-    const refused = await mosquittoPub([
-      '-h',
-      '127.0.0.1',
-      '-p',
-      String(platform.collectors.mqttPort),
-      '-u',
-      native.username,
-      '-P',
-      native.password,
-      '-q',
-      '1',
-      '-t',
-      'meter/readings/1',
-      '-m',
-      '{}',
-    ]);
+    const refused = await mosquittoPublish(platform.collectors.mqttPort, 'meter/readings/1', '{}', { username: native.username, password: native.password });
     expect(refused.code).not.toBe(0);
 
     const flowing = await steady.stop();
@@ -307,22 +280,7 @@ describe('collectors', () => {
     const outcomes: string[] = [];
     for (let i = 0; i < 12; i++) {
       const started = Date.now();
-      const attempt = await mosquittoPub([
-        '-h',
-        '127.0.0.1',
-        '-p',
-        String(platform.collectors.mqttPort),
-        '-u',
-        native.username,
-        '-P',
-        wrong,
-        '-q',
-        '1',
-        '-t',
-        'readings/6',
-        '-m',
-        '{}',
-      ]);
+      const attempt = await mosquittoPublish(platform.collectors.mqttPort, 'readings/6', '{}', { username: native.username, password: wrong });
       expect(attempt.code).not.toBe(0);
       outcomes.push(
         attempt.output.includes('not authori') ? 'throttled' : attempt.output.includes('bad user name or password') ? 'refused' : `other: ${attempt.output}`,
