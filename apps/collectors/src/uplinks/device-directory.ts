@@ -1,15 +1,11 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@meter/config';
-import { parseUnit, type Unit } from '@meter/consumption';
 import { DatabaseOutage, PgListener } from '@meter/persistence';
-import { DEVICES_CHANGED_CHANNEL } from '@meter/read-model';
+import { DEVICES_CHANGED_CHANNEL, findDeviceByRadioId, type DeviceOfRadioId } from '@meter/read-model';
 import type { DeviceKey } from '../decoders/uplink';
 
-export interface KnownDevice {
-  deviceId: number;
-  unit: Unit;
-}
+export type KnownDevice = DeviceOfRadioId;
 
 type RadioKey = Exclude<DeviceKey, { kind: 'device_id' }>;
 
@@ -62,12 +58,7 @@ export class DeviceDirectory implements OnModuleInit, OnApplicationShutdown {
     const cacheKey = `${key.kind}:${id}`;
     const cached = this.cache.get(orgId)?.get(cacheKey);
     if (cached && cached.until > Date.now()) return cached.device;
-    const column = key.kind === 'dev_eui' ? 'dev_eui' : 'wmbus_id';
-    const [row] = (await this.dataSource.query(`SELECT device_id, unit FROM ingest.devices WHERE org_id = $1 AND ${column} = $2`, [orgId, id])) as {
-      device_id: string;
-      unit: string;
-    }[];
-    const device = row ? { deviceId: Number(row.device_id), unit: parseUnit(row.unit) ?? 'm³' } : null;
+    const device = await findDeviceByRadioId(this.dataSource, orgId, { kind: key.kind, id });
     if (this.listening) {
       if (this.cache.size >= MAX_ORGS) this.cache.clear();
       let forOrg = this.cache.get(orgId);
