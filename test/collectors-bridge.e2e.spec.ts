@@ -71,6 +71,8 @@ describe('a Mosquitto bridge to collectors', () => {
       'notifications false',
       'bridge_protocol_version mqttv311',
       'cleansession true',
+      // Retry a bridge connection that failed after a second, not Mosquitto's default backoff up to 30 s.
+      'restart_timeout 1',
     ];
     await writeFile(join(dir, 'bridge.conf'), `${config.join('\n')}\n`);
     let log = '';

@@ -8,7 +8,7 @@ import { connectNats } from '@meter/messaging';
 import { eventually, freePort, httpStatus, isolatedInfra, PlatformProcess, type IsolatedInfra } from '@meter/testing';
 
 const ROOT = join(__dirname, '..');
-const SERVICES = ['gateway', 'auth', 'vault', 'ingest', 'integrations'] as const;
+const SERVICES = ['gateway', 'auth', 'vault', 'ingest', 'integrations', 'collectors'] as const;
 /** What `npm run demo` runs. */
 const DEMO = [join(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js'), 'demo'];
 const run = promisify(execFile);
@@ -77,6 +77,8 @@ describe('npm run demo against the platform as `npm start` runs it', () => {
       VAULT_PORT: String(ports.vault),
       INGEST_PORT: String(ports.ingest),
       INTEGRATIONS_PORT: String(ports.integrations),
+      COLLECTORS_PORT: String(ports.collectors),
+      COLLECTORS_MQTT_PORT: String(await freePort()),
     });
     platform = PlatformProcess.start('scripts/start.js', env);
     for (const service of SERVICES) {

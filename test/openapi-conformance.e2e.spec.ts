@@ -311,6 +311,19 @@ describe('docs/openapi/management.json describes the running management API', ()
     expect((await check('DELETE', '/webhook-endpoints/{id}', `/webhook-endpoints/${id}`)).status).toBe(404);
   });
 
+  it('collector credentials: create, list, unmatched, revoke', async () => {
+    const body = { name: 'Harbour street receiver', format: 'chirpstack', mapping: { value: '/index', unit: 'L' } };
+    expect(api.requestBodyProblems('POST', '/collector-credentials', body)).toEqual([]);
+    const created = await check('POST', '/collector-credentials', '/collector-credentials', { body });
+    expect(created.status).toBe(201);
+    const id: string = created.body.id;
+    expect((await check('POST', '/collector-credentials', '/collector-credentials', { body: { ...body, format: 'lorawan' } })).status).toBe(400);
+    await check('GET', '/collector-credentials', '/collector-credentials');
+    expect((await check('GET', '/collector-credentials/{id}/unmatched', `/collector-credentials/${id}/unmatched`)).body).toEqual({ unmatched: [] });
+    expect((await check('DELETE', '/collector-credentials/{id}', `/collector-credentials/${id}`)).status).toBe(204);
+    expect((await check('GET', '/collector-credentials/{id}/unmatched', '/collector-credentials/ccr_N5vB8cX1zL4kJ7hG2fD9sA/unmatched')).status).toBe(404);
+  });
+
   it('had every operation answer a success', () => {
     expect(api.uncheckedSuccesses()).toEqual([]);
   });
