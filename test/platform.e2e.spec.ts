@@ -65,9 +65,9 @@ describe('the platform as `npm start` runs it', () => {
   });
 
   it('logs JSON lines prefixed with the process name', () => {
-    const line = platform.output.find((l) => l.startsWith('[gateway]') && l.includes('"msg":"gateway listening"'));
+    const line = platform.output.find((l) => /^\[gateway\s*\]/.test(l) && l.includes('"msg":"gateway listening"'));
     expect(line).toBeDefined();
-    expect(JSON.parse(line!.replace(/^\[gateway\]\s*/, ''))).toMatchObject({ service: 'gateway', level: 30 });
+    expect(JSON.parse(line!.replace(/^\[gateway\s*\]\s*/, ''))).toMatchObject({ service: 'gateway', level: 30 });
   });
 
   it('stops all six within 10 s of SIGTERM, closing their ports', async () => {
