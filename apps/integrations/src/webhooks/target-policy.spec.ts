@@ -17,6 +17,22 @@ describe('isPublicAddress', () => {
     ['fe80::1', false],
     ['::ffff:127.0.0.1', false],
     ['::ffff:93.184.216.34', true],
+    // IPv4-compatible (::/96) refused whole, the public address included.
+    ['::7f00:1', false],
+    ['::a9fe:a9fe', false],
+    ['::5db8:d822', false],
+    ['::', false],
+    // Translated, NAT64 and 6to4 forms judged as the IPv4 address they carry.
+    ['::ffff:0:7f00:1', false],
+    ['::ffff:0:5db8:d822', true],
+    ['64:ff9b::a9fe:a9fe', false],
+    ['64:ff9b::10.0.0.1', false],
+    ['64:ff9b::93.184.216.34', true],
+    ['64:ff9b:1::5db8:d822', false],
+    ['2002:7f00:1::1', false],
+    ['2002:a9fe:a9fe::1', false],
+    ['2002:5db8:d822::1', true],
+    ['2001:0:5db8:d822::1', false],
     ['224.0.0.1', false],
     ['not an address', false],
   ])('%s -> %s', (address, expected) => {
@@ -32,6 +48,8 @@ describe('refusedAddress', () => {
     ['127.0.0.1', 'http:', true, undefined],
     ['127.0.0.1', 'http:', false, /https/],
     ['93.184.216.34', 'http:', true, /public/],
+    ['::7f00:1', 'https:', false, /private/],
+    ['64:ff9b::7f00:1', 'https:', false, /private/],
   ])('%s over %s, private allowed %s', (address, protocol, allowPrivate, expected) => {
     const refused = refusedAddress(address, protocol, allowPrivate);
     if (expected === undefined) expect(refused).toBeUndefined();
@@ -49,6 +67,11 @@ describe('checkEndpointUrl', () => {
     ['https://mixed.example/in', false, /127\.0\.0\.1/],
     ['https://127.0.0.1/in', false, /private/],
     ['https://[::1]/in', false, /private/],
+    ['https://[::127.0.0.1]/x', false, /private/],
+    ['https://[::a9fe:a9fe]/', false, /private/],
+    ['https://[::ffff:169.254.169.254]/', false, /private/],
+    ['https://[64:ff9b::169.254.169.254]/', false, /private/],
+    ['https://[2002:a9fe:a9fe::1]/', false, /private/],
     ['http://hooks.example/in', false, /https/],
     ['http://127.0.0.1:9000/in', true, undefined],
     ['http://inside.example/in', true, undefined],

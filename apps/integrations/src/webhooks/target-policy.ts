@@ -10,12 +10,30 @@ import ipaddr from 'ipaddr.js';
  * connection is made to, so a name that later resolves elsewhere gains nothing.
  */
 
-/** A global unicast address: not loopback, private, link-local, CGNAT, multicast, reserved or unspecified (IPv4-mapped IPv6 judged as IPv4). */
+/**
+ * The IPv4 address an IPv6 address carries and must be judged as: mapped
+ * (`::ffff:0:0/96`), translated (`::ffff:0:0:0/96`), NAT64 (`64:ff9b::/96`)
+ * and 6to4 (`2002::/16`). The deprecated IPv4-compatible range (`::/96`) is
+ * refused whole, whatever it embeds, so `'refused'` for it.
+ */
+export function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | 'refused' | undefined {
+  const [a, b, c, d, e, f, g, h] = address.parts;
+  const v4 = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+  if (a === 0 && b === 0 && c === 0 && d === 0 && e === 0 && f === 0) return 'refused';
+  if (a === 0 && b === 0 && c === 0 && d === 0 && ((e === 0 && f === 0xffff) || (e === 0xffff && f === 0))) return v4(g, h);
+  if (a === 0x64 && b === 0xff9b && c === 0 && d === 0 && e === 0 && f === 0) return v4(g, h);
+  if (a === 0x2002) return v4(b, c);
+  return undefined;
+}
+
+/** A global unicast address: not loopback, private, link-local, CGNAT, multicast, reserved or unspecified (embedded IPv4 judged as IPv4). */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return parsed.range() === 'unicast';
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
+  const embedded = embeddedIPv4(parsed as ipaddr.IPv6);
+  if (embedded === 'refused') return false;
+  return (embedded ?? parsed).range() === 'unicast';
 }
 
 /** Why a connection to `address` is refused, or undefined when it is allowed. */
