@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Pool } from 'pg';
+import type { PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
 
 /**
@@ -13,12 +13,10 @@ import type { DataSource } from 'typeorm';
 export class PreparedQueries {
   private readonly names = new Map<string, string>();
 
-  constructor(private readonly pool: Pool) {}
+  constructor(private readonly dataSource: DataSource) {}
 
   static of(dataSource: DataSource): PreparedQueries {
-    const pool = (dataSource.driver as unknown as { master?: Pool }).master;
-    if (!pool) throw new Error('the data source has no Postgres pool; initialize it first');
-    return new PreparedQueries(pool);
+    return new PreparedQueries(dataSource);
   }
 
   // Same shape as DataSource.query: resolves to the rows.
@@ -29,6 +27,14 @@ export class PreparedQueries {
       name = `q_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
       this.names.set(text, name);
     }
-    return (await this.pool.query({ name, text, values })).rows;
+    // A query runner's connection is TypeORM's public way to the pool's
+    // client, the one that can run a named statement.
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      const client = (await runner.connect()) as PoolClient;
+      return (await client.query({ name, text, values })).rows;
+    } finally {
+      await runner.release();
+    }
   }
 }
