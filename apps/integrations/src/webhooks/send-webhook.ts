@@ -39,27 +39,39 @@ export function postWebhook(
   } else if (url.protocol === 'http:' && !options.allowPrivate) {
     return Promise.resolve({ error: 'refused: http is not allowed: use https' });
   }
-  const signal = options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]) : AbortSignal.timeout(options.timeoutMs);
   const requestOptions: RequestOptions = {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'meter-webhooks/1' },
     lookup: guardedLookup(url.protocol, options.allowPrivate),
-    signal,
   };
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
+    let settled = false;
+    const finish = (outcome: AttemptOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      options.signal?.removeEventListener('abort', stop);
+      resolve(outcome);
+    };
+    // The deadline is a timer held here and cleared on every outcome, and it destroys the socket: a
+    // signal from AbortSignal.timeout can be garbage-collected before it fires (Node 20) and hold the slot forever.
+    const giveUp = (outcome: AttemptOutcome) => {
+      finish(outcome);
+      req.destroy();
+    };
+    const stop = () => giveUp({ error: 'stopped' });
     const req = send(url, requestOptions, (res) => {
       // The body is read (and dropped) so the answer counts only once complete, within the time allowed.
       res.on('data', () => undefined);
-      res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
-      res.on('error', (error) => resolve({ error: describe(error, signal) }));
+      res.on('end', () => finish({ status: res.statusCode ?? 0 }));
+      res.on('error', (error) => finish({ error: error.message.slice(0, 300) }));
+      res.on('close', () => finish({ error: 'the connection closed before the answer was complete' }));
     });
-    req.on('error', (error) => resolve({ error: describe(error, signal) }));
+    const deadline = setTimeout(() => giveUp({ error: 'no answer within the time allowed' }), options.timeoutMs);
+    req.on('error', (error) => finish({ error: error.message.slice(0, 300) }));
+    if (options.signal?.aborted) stop();
+    else options.signal?.addEventListener('abort', stop, { once: true });
     req.end(body);
   });
-}
-
-function describe(error: Error, signal: AbortSignal): string {
-  if (signal.aborted) return signal.reason instanceof Error && signal.reason.name === 'TimeoutError' ? 'no answer within the time allowed' : 'stopped';
-  return error.message.slice(0, 300);
 }
