@@ -1,6 +1,6 @@
 import type { Interval } from '@meter/consumption';
 import type { LatestReading, Queryable } from '../records';
-import { intervalsByChannel, PACKED_INTERVALS, RUNNING_TOTAL_AT } from './reading-sql';
+import { FIRST_INTERVAL_AFTER, intervalsByChannel, PACKED_INTERVALS, RESET_READ_BETWEEN, RUNNING_TOTAL_AT } from './reading-sql';
 
 /**
  * The stored intervals of each channel of a device (1..its `channels`) that overlap [from, to),
@@ -49,14 +49,19 @@ export async function consumptionInWindow(
   return result;
 }
 
-/** Channels with any stored interval overlapping [from, to), per device: the rest have NO_DATA there. */
+/**
+ * Channels with any stored interval overlapping [from, to), per device: the rest have NO_DATA there.
+ * Intervals chain (each reading's `prev_read_at` is the reading before it), so the first interval
+ * ending after `from` starts earliest of all those that do: one forward index probe per channel
+ * decides it. (An `EXISTS` over `read_at > from AND prev_read_at < to` was planned as a semi-join
+ * reading whole partitions, every organization's rows.)
+ */
 export async function coveredChannels(db: Queryable, orgId: string, deviceIds: readonly number[], from: number, to: number): Promise<Map<number, Set<number>>> {
   const rows: { device_id: number; channel: number }[] = await db.query(
     `SELECT d.device_id::float8 AS device_id, c.channel FROM ingest.devices d
      CROSS JOIN LATERAL generate_series(1, d.channels) AS c(channel)
-     WHERE d.org_id = $1 AND d.device_id = ANY($2::bigint[]) AND EXISTS (
-       SELECT 1 FROM ingest.readings r WHERE r.org_id = d.org_id AND r.device_id = d.device_id AND r.channel = c.channel
-         AND r.read_at > $3 AND r.prev_read_at < $4)`,
+     CROSS JOIN LATERAL (${FIRST_INTERVAL_AFTER('$3')}) f
+     WHERE d.org_id = $1 AND d.device_id = ANY($2::bigint[]) AND f.prev_read_at < $4`,
     [orgId, deviceIds, new Date(from).toISOString(), new Date(to).toISOString()],
   );
   const result = new Map<number, Set<number>>();
@@ -64,11 +69,13 @@ export async function coveredChannels(db: Queryable, orgId: string, deviceIds: r
   return result;
 }
 
-/** Whether any register reset was read inside [from, to), per device and channel. */
+/** Whether any register reset was read inside [from, to), per device and channel: a range scan of each channel's window. */
 export async function resetsInWindow(db: Queryable, orgId: string, deviceIds: readonly number[], from: number, to: number): Promise<Set<string>> {
   const rows: { device_id: number; channel: number }[] = await db.query(
-    `SELECT DISTINCT device_id::float8 AS device_id, channel FROM ingest.readings
-     WHERE org_id = $1 AND device_id = ANY($2::bigint[]) AND read_at >= $3 AND read_at < $4 AND reset`,
+    `SELECT d.device_id::float8 AS device_id, c.channel FROM ingest.devices d
+     CROSS JOIN LATERAL generate_series(1, d.channels) AS c(channel)
+     CROSS JOIN LATERAL (${RESET_READ_BETWEEN('$3', '$4')}) x
+     WHERE d.org_id = $1 AND d.device_id = ANY($2::bigint[])`,
     [orgId, deviceIds, new Date(from).toISOString(), new Date(to).toISOString()],
   );
   return new Set(rows.map((r) => `${r.device_id}:${r.channel}`));

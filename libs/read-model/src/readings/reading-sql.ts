@@ -48,3 +48,19 @@ export const READING_AT = (op: '<=' | '>', at: string) => `
   (SELECT timestamptz_send(r.read_at) || float8send(r.value) || boolsend(r.reset) FROM ingest.readings r
    WHERE r.org_id = d.org_id AND r.device_id = d.device_id AND r.channel = c.channel AND r.read_at ${op} ${at}
    ORDER BY r.read_at ${op === '<=' ? 'DESC' : 'ASC'} LIMIT 1)`;
+
+/**
+ * The channel's first interval ending after an instant, as a LATERAL subquery answering `prev_read_at`
+ * (nothing when no interval ends after it). A subquery with LIMIT stays a per-channel index probe:
+ * the planner cannot turn it into a join over whole partitions.
+ */
+export const FIRST_INTERVAL_AFTER = (at: string) => `
+  SELECT r.prev_read_at FROM ingest.readings r
+  WHERE r.org_id = d.org_id AND r.device_id = d.device_id AND r.channel = c.channel AND r.read_at > ${at} AND r.prev_read_at IS NOT NULL
+  ORDER BY r.read_at LIMIT 1`;
+
+/** One row when the channel read a register reset inside [from, to), as a LATERAL subquery: a range scan of the window. */
+export const RESET_READ_BETWEEN = (from: string, to: string) => `
+  SELECT 1 FROM ingest.readings r
+  WHERE r.org_id = d.org_id AND r.device_id = d.device_id AND r.channel = c.channel AND r.read_at >= ${from} AND r.read_at < ${to} AND r.reset
+  LIMIT 1`;
