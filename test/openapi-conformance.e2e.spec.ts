@@ -105,6 +105,20 @@ describe('docs/openapi/gateway.json describes the running gateway', () => {
     expect((await check('GET', '/meter/v1/history/3m', '/meter/v1/history/3m?device_id=404')).status).toBe(404);
   });
 
+  it('consumption: each interval, a DST day, unknown device and bad input', async () => {
+    for (const [interval, from, to] of [
+      ['PT15M', '2026-11-20T06:00', '2026-11-20T08:00'],
+      ['PT1H', '2026-10-25', '2026-10-26'],
+      ['P1D', '2026-11-01', '2026-11-22'],
+      ['P1M', '2026-09-01', '2026-12-01'],
+    ]) {
+      const answer = await check('GET', '/meter/v1/consumption', `/meter/v1/consumption?device_id=7&from=${from}&to=${to}&interval=${interval}&channel=2`);
+      expect(answer.status).toBe(200);
+    }
+    expect((await check('GET', '/meter/v1/consumption', '/meter/v1/consumption?device_id=404&from=2026-11-20&to=2026-11-21&interval=PT1H')).status).toBe(404);
+    expect((await check('GET', '/meter/v1/consumption', '/meter/v1/consumption?device_id=7&from=2026-11-20&to=2026-11-21&interval=PT5M')).status).toBe(400);
+  });
+
   it('projection: by query, by path, bulk with an unknown id', async () => {
     await check('GET', '/meter/v1/projection', '/meter/v1/projection?device_id=7');
     await check('GET', '/meter/v1/projection/{deviceId}', '/meter/v1/projection/8', { zone: 'Asia/Kolkata' });

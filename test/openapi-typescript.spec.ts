@@ -43,6 +43,19 @@ export async function wrongPeriodKind() {
   await gateway.GET('/meter/v1/history', { params: { query: { device_id: 1, period: 7 } } });
 }
 
+export async function hourly() {
+  const { data } = await gateway.GET('/meter/v1/consumption', {
+    params: { query: { device_id: 1042, from: '2026-11-20', to: '2026-11-21', interval: 'PT1H' } },
+  });
+  const quality: 'ACTUAL' | 'ESTIMATED' | 'MISSING' | undefined = data?.points[0].quality;
+  return quality;
+}
+
+export async function wrongInterval() {
+  // @ts-expect-error interval is a closed set
+  await gateway.GET('/meter/v1/consumption', { params: { query: { device_id: 1, from: '2026-11-20', to: '2026-11-21', interval: 'PT30M' } } });
+}
+
 export async function openAlerts() {
   const { data } = await gateway.GET('/meter/v1/alerts', { params: { query: { state: 'open' } } });
   return data?.alerts.map((alert) => alert.code);

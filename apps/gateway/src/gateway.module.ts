@@ -6,6 +6,7 @@ import { NatsModule } from '@meter/messaging';
 import { PersistenceModule } from '@meter/persistence';
 import { RedisModule } from '@meter/redis';
 import { AlertsModule } from './alerts/alerts.module';
+import { ConsumptionModule } from './consumption/consumption.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { DevicesModule } from './devices/devices.module';
 import { HistoryModule } from './history/history.module';
@@ -37,6 +38,7 @@ export class GatewayModule {
         DevicesModule,
         DashboardModule,
         HistoryModule,
+        ConsumptionModule,
         ProjectionModule,
         AlertsModule,
       ],

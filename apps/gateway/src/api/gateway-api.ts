@@ -60,6 +60,7 @@ export const GATEWAY_API: ApiDefinition = {
     { name: 'Devices', description: "The organization's meters, page by page." },
     { name: 'Dashboard', description: 'Four panels per channel for up to 100 devices at once.' },
     { name: 'History', description: 'Consumption per local day, and per month over the last three months.' },
+    { name: 'Consumption', description: 'Consumption per 15 minutes, hour, local day or local month over any range.' },
     { name: 'Projection', description: "The current month's consumption and cost, projected from its completed days." },
     { name: 'Alerts', description: 'Leaks, bursts, no flow, silence and device alarms, as episodes per device channel.' },
   ],
