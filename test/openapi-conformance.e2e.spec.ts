@@ -170,8 +170,12 @@ describe('docs/openapi/management.json describes the running management API', ()
   let token: string;
   let org: { orgId: string; email: string; password: string };
 
-  const check = async (method: string, path: string, target: string, options: { body?: unknown; token?: string } = {}) => {
-    const response = await call(auth.base, method, target, { body: options.body, token: options.token === undefined ? token : options.token || undefined });
+  const check = async (method: string, path: string, target: string, options: { body?: unknown; token?: string; headers?: Record<string, string> } = {}) => {
+    const response = await call(auth.base, method, target, {
+      body: options.body,
+      token: options.token === undefined ? token : options.token || undefined,
+      headers: options.headers,
+    });
     const seen = { status: response.status, header: (name: string) => response.headers.get(name), body: response.body };
     expect(api.responseProblems(method, path, seen), `${method} ${target} -> ${response.status} ${JSON.stringify(response.body)?.slice(0, 300)}`).toEqual([]);
     return response;
@@ -206,6 +210,16 @@ describe('docs/openapi/management.json describes the running management API', ()
     expect((await check('POST', '/login', '/login', { body: { email: org.email }, token: '' })).status).toBe(400);
     expect((await check('POST', '/logout', '/logout', { token: session.body.access_token })).status).toBe(204);
     expect((await check('POST', '/logout', '/logout', { token: session.body.access_token })).status).toBe(401);
+  });
+
+  it('the console session: sign in with a cookie, read it, sign out only with the CSRF token', async () => {
+    const signedIn = await check('POST', '/session', '/session', { body: { email: org.email, password: org.password }, token: '' });
+    expect((await check('POST', '/session', '/session', { body: { email: org.email, password: 'wrong password' }, token: '' })).status).toBe(401);
+    const cookie = /^(meter_session=[^;]+)/.exec(signedIn.headers.get('set-cookie')!)![1];
+    expect((await check('GET', '/session', '/session', { token: '', headers: { cookie } })).body.csrf_token).toBe(signedIn.body.csrf_token);
+    expect((await check('DELETE', '/session', '/session', { token: '', headers: { cookie } })).status).toBe(403);
+    expect((await check('DELETE', '/session', '/session', { token: '', headers: { cookie, 'x-csrf-token': signedIn.body.csrf_token } })).status).toBe(204);
+    expect((await check('GET', '/session', '/session', { token: '', headers: { cookie } })).status).toBe(401);
   });
 
   it('credentials: scopes, create (secret and public), list, read, allow-list, revoke', async () => {

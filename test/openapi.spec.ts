@@ -5,7 +5,7 @@ import type { OperationObject, ResponseObject } from 'openapi3-ts/oas31';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { BEARER_SCHEME } from '@meter/auth';
+import { BEARER_SCHEME, CONSOLE_SESSION_SCHEME } from '@meter/auth';
 import { SVC_HMAC_SCHEME } from '@meter/gateway';
 import {
   buildOpenApiDocument,
@@ -46,12 +46,14 @@ describe.each(PUBLIC_APIS)('docs/openapi/%s.json', (api) => {
   it('describes its security scheme and keeps probes and metrics out', async () => {
     const document = JSON.parse(readFileSync(documentPath(api), 'utf8'));
     const scheme = api === 'gateway' ? SVC_HMAC_SCHEME : BEARER_SCHEME;
-    expect(document.security).toEqual([{ [scheme]: [] }]);
+    // The management API also takes the admin console's cookie session (contract section 11).
+    expect(document.security).toEqual(api === 'gateway' ? [{ [scheme]: [] }] : [{ [scheme]: [] }, { [CONSOLE_SESSION_SCHEME]: [] }]);
     if (api === 'gateway') {
       expect(document.components.securitySchemes[scheme]).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
       expect(document.components.securitySchemes[scheme].description).toContain('METHOD\nPATH\nQUERY\nBODY_SHA256_HEX\nTIMESTAMP');
     } else {
       expect(document.components.securitySchemes[scheme]).toMatchObject({ type: 'http', scheme: 'bearer' });
+      expect(document.components.securitySchemes[CONSOLE_SESSION_SCHEME]).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'meter_session' });
     }
     for (const path of ['/healthz', '/readyz', '/metrics']) expect(document.paths[path]).toBeUndefined();
   });

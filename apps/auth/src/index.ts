@@ -11,4 +11,4 @@ export { newOrganization, type NewOrganization } from './organizations/organizat
 export { deactivateAdmin } from './organizations/deactivate-admin';
 export { loadCredentialRing } from './credentials/credential-keyring';
 export { checkCredentialSecrets, resealCredentials, sealedSecretsSummary, type ResealReport, type SealedSecretsCheck } from './credentials/reseal-credentials';
-export { BEARER_SCHEME, MANAGEMENT_API, managementApiDocument } from './api/management-api';
+export { BEARER_SCHEME, CONSOLE_SESSION_SCHEME, MANAGEMENT_API, managementApiDocument } from './api/management-api';

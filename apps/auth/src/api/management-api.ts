@@ -5,6 +5,7 @@ import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { AuthModule } from '../auth.module';
 
 export const BEARER_SCHEME = 'Bearer';
+export const CONSOLE_SESSION_SCHEME = 'ConsoleSession';
 
 /** What AdminSessionGuard answers a request without a live session. */
 const NOT_AUTHENTICATED = problemResponse(
@@ -67,10 +68,18 @@ export const MANAGEMENT_API: ApiDefinition = {
       scheme: 'bearer',
       description: 'The opaque `access_token` of POST /login, valid for `expires_in` seconds (SESSION_TTL_SECONDS).',
     },
+    [CONSOLE_SESSION_SCHEME]: {
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'meter_session',
+      description:
+        "The admin console's session cookie, set by `POST /session`. A request that changes something (not GET/HEAD/OPTIONS) must also send the session's CSRF token as `X-CSRF-Token`, else 403 `csrf_failed`. With an `Authorization` header the cookie is ignored.",
+    },
   },
-  security: [{ [BEARER_SCHEME]: [] }],
+  security: [{ [BEARER_SCHEME]: [] }, { [CONSOLE_SESSION_SCHEME]: [] }],
   tags: [
     { name: 'Sessions', description: 'Log in and out.' },
+    { name: 'ConsoleSession', description: "The admin console's cookie session (docs/console.md): sign in, the CSRF token, sign out." },
     { name: 'Credentials', description: 'API credentials that sign requests to the consumption API.' },
     {
       name: 'CollectorCredentials',

@@ -19,3 +19,14 @@ export const sessionSchema = z
   .meta({ id: 'Session' });
 
 export type Session = z.output<typeof sessionSchema>;
+
+/** The console's session as the page sees it: who signed in, and the CSRF token its changes carry. */
+export const consoleSessionSchema = z
+  .object({
+    email: z.string(),
+    org_id: z.string(),
+    csrf_token: z.string().meta({ description: 'Send it as `X-CSRF-Token` on every request that changes something; keep it in memory only.' }),
+  })
+  .meta({ id: 'ConsoleSession' });
+
+export type ConsoleSession = z.output<typeof consoleSessionSchema>;

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { RequestAddress } from '../common/request-address';
 import { AdminSessionGuard } from './admin-session.guard';
+import { ConsoleSessionController } from './console-session.controller';
 import { LoginThrottle } from './login-throttle';
 import { SessionsController } from './sessions.controller';
 import { SessionsService } from './sessions.service';
@@ -12,7 +13,7 @@ import { SessionsService } from './sessions.service';
  */
 @Global()
 @Module({
-  controllers: [SessionsController],
+  controllers: [SessionsController, ConsoleSessionController],
   providers: [SessionsService, LoginThrottle, AdminSessionGuard, RequestAddress],
   exports: [SessionsService, AdminSessionGuard, RequestAddress],
 })
