@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { orgIdSchema } from './ids';
 
 /**
  * Events the auth service appends to its event table and relays to
@@ -18,7 +19,7 @@ const envelope = <T extends string, P extends z.ZodType>(type: T, payload: P) =>
     event_id: z.uuid(),
     type: z.literal(type),
     aggregate_id: z.string().min(1),
-    org_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+    org_id: orgIdSchema,
     /** Version of the aggregate after this event; 1 for the first. */
     version: z.number().int().min(1),
     occurred_at: z.iso.datetime(),

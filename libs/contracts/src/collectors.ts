@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { orgIdSchema } from './ids';
 import type { BusNames } from './bus';
 import { unitSchema } from './readings';
 
@@ -58,7 +59,7 @@ export const collectorLookupRequest = z.strictObject({ username: z.string().rege
 
 export const collectorCredentialRecord = z.strictObject({
   id: z.string().regex(COLLECTOR_CREDENTIAL_ID),
-  org_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+  org_id: orgIdSchema,
   username: z.string().regex(COLLECTOR_USERNAME),
   format: collectorFormat,
   mapping: collectorMapping,

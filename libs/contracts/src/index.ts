@@ -1,3 +1,4 @@
+export * from './ids';
 export * from './bus';
 export * from './streams';
 export * from './auth-events';

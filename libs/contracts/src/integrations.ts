@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { orgIdSchema } from './ids';
 import type { BusNames } from './bus';
 import { fieldError, rpcCommonErrors, rpcReply } from './rpc';
 
@@ -22,7 +23,7 @@ export function integrationsSubject(bus: BusNames, operation: string): string {
 
 /** Who asks: the caller's organization and, for the audit trail, the admin. Every request carries it. */
 export const integrationsCaller = z.object({
-  org_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+  org_id: orgIdSchema,
   actor: z.string().min(1).max(200),
 });
 export type IntegrationsCaller = z.infer<typeof integrationsCaller>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { orgIdSchema } from './ids';
 
 /**
  * Events the platform pushes to integrators through webhooks (docs, "Alerts
@@ -16,7 +17,7 @@ export type OutboundEventType = z.infer<typeof outboundEventType>;
 export const outboundEvent = z.object({
   event_id: z.uuid(),
   type: outboundEventType,
-  org_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+  org_id: orgIdSchema,
   /** When it became true, RFC 3339 UTC: the webhook body's `timestamp`. */
   occurred_at: z.iso.datetime(),
   /** The alert episode or the export run, as the API shows it. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ORG_ID } from './ids';
 import { isValidTimeZone, parseUnit, UNITS, type Tariff } from '@meter/consumption';
 
 /**
@@ -8,7 +9,6 @@ import { isValidTimeZone, parseUnit, UNITS, type Tariff } from '@meter/consumpti
  * - `meter.readings.<org_id>.<device_id>`: one reading or an array of them.
  * - `meter.devices.<org_id>.<device_id>`: register or update a device.
  */
-export const ORG_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** Device ids are positive integers that JS numbers and Postgres bigint hold exactly. */
 export const DEVICE_ID = /^[1-9][0-9]{0,15}$/;
 /** Readings per message; a collector sends up to this many in one array. */

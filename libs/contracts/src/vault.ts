@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { BusNames } from './bus';
+import { orgIdSchema } from './ids';
 import { fieldError, rpcCommonErrors, rpcReply } from './rpc';
 
 /**
@@ -47,7 +48,6 @@ export const vaultEntryType = z.enum(VAULT_ENTRY_TYPES as [VaultEntryType, ...Va
 export const VAULT_NAMESPACE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
 export const vaultNamespace = z.string().regex(VAULT_NAMESPACE_PATTERN);
 
-const orgId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 /** A vault entry id: a UUID, the one pattern the auth routes and the vault check ids against. */
 export const vaultEntryId = z.uuid();
 export const isVaultEntryId = (text: string): boolean => vaultEntryId.safeParse(text).success;
@@ -56,15 +56,15 @@ const entryId = vaultEntryId;
 const actor = z.string().min(1).max(200);
 
 export const vaultUpsertRequest = z.object({
-  org_id: orgId,
+  org_id: orgIdSchema,
   actor,
   /** The admin's body as received; the vault validates it, so errors name its fields. */
   entry: z.unknown(),
 });
-export const vaultListRequest = z.object({ org_id: orgId, actor });
-export const vaultDeleteRequest = z.object({ org_id: orgId, actor, entry_id: z.string().min(1).max(200) });
+export const vaultListRequest = z.object({ org_id: orgIdSchema, actor });
+export const vaultDeleteRequest = z.object({ org_id: orgIdSchema, actor, entry_id: z.string().min(1).max(200) });
 export const vaultOpenRequest = z.object({
-  org_id: orgId,
+  org_id: orgIdSchema,
   actor,
   namespace: vaultNamespace,
   type: vaultEntryType,
@@ -136,7 +136,7 @@ export type VaultAuditType = z.infer<typeof vaultAuditType>;
 export const vaultAuditEvent = z.object({
   event_id: z.uuid(),
   type: vaultAuditType,
-  org_id: orgId,
+  org_id: orgIdSchema,
   actor,
   entry_id: entryId.nullable(),
   namespace: z.string().nullable(),

@@ -1,4 +1,14 @@
-import type { ExportErrorCode, ExportFormat, ExportRun, ExportStorageType, Integration, IntegrationStatus, RunStatus, RunTrigger } from '@meter/contracts';
+import {
+  isUuid,
+  type ExportErrorCode,
+  type ExportFormat,
+  type ExportRun,
+  type ExportStorageType,
+  type Integration,
+  type IntegrationStatus,
+  type RunStatus,
+  type RunTrigger,
+} from '@meter/contracts';
 import type { Queryable } from '@meter/read-model';
 
 /**
@@ -58,10 +68,6 @@ const toIntegration = (r: IntegrationRow): IntegrationRecord => ({
   nextRunAt: r.next_run_at.getTime(),
   lastScheduledDate: r.last_scheduled_date,
 });
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Ids that are not UUIDs name nothing (and must not reach a uuid column). */
-export const isUuid = (text: string) => UUID.test(text);
 
 export async function insertIntegration(db: Queryable, record: IntegrationRecord): Promise<void> {
   await db.query(

@@ -54,7 +54,3 @@ export const deliveryView = (r: DeliveryRow): WebhookDeliveryView => ({
   created_at: r.created_at.toISOString(),
   last_attempt_at: r.last_attempt_at?.toISOString() ?? null,
 });
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Ids that are not UUIDs name nothing (and never reach a uuid cast). */
-export const isUuid = (text: string) => UUID.test(text);

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, webhookPrivateUrlsAllowed, type AppConfig } from '@meter/config';
-import { WEBHOOK_OPERATIONS, webhookReplies, webhookRequests } from '@meter/contracts';
+import { isUuid, WEBHOOK_OPERATIONS, webhookReplies, webhookRequests } from '@meter/contracts';
 import type { KeyRing } from '@meter/crypto';
 import type { Deadline } from '@meter/messaging';
 import { IntegrationsRpc } from '../rpc/integrations-rpc';
 import { IntegrationsFailure } from '../rpc/integrations-failure';
 import { DeliveryWorker } from './delivery-worker';
-import { DELIVERY_COLUMNS, deliveryView, ENDPOINT_COLUMNS, endpointView, isUuid, type DeliveryRow, type EndpointRow } from './endpoint-rows';
+import { DELIVERY_COLUMNS, deliveryView, ENDPOINT_COLUMNS, endpointView, type DeliveryRow, type EndpointRow } from './endpoint-rows';
 import { checkEndpointUrl } from './target-policy';
 import { newWebhookSecret, sealWebhookSecret, WEBHOOK_RING } from './webhook-secrets';
 
