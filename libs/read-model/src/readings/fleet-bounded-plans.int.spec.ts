@@ -44,7 +44,11 @@ class PlanRecorder implements Queryable {
   readonly plans: { sql: string; plan: PlanNode }[] = [];
   private readonly cursors: { text: string; values: unknown[] }[] = [];
 
-  constructor(private readonly client: Client) {}
+  /** `generic`: planned as the gateway's prepared statements are (`plan_cache_mode=force_generic_plan`), partitions pruned at run time. */
+  constructor(
+    private readonly client: Client,
+    private readonly plans_: 'custom' | 'generic',
+  ) {}
 
   async query(sql: string, params?: unknown[]) {
     await this.explain(sql, params);
@@ -72,9 +76,22 @@ class PlanRecorder implements Queryable {
     for (const { text, values } of this.cursors.splice(0)) await this.explain(text, values);
   }
 
-  private async explain(sql: string, params?: unknown[]) {
-    const { rows } = await this.client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params);
-    this.plans.push({ sql, plan: (rows[0]['QUERY PLAN'] as { Plan: PlanNode }[])[0].Plan });
+  private async explain(sql: string, params: unknown[] = []) {
+    let rows: { 'QUERY PLAN': { Plan: PlanNode }[] }[];
+    if (this.plans_ === 'custom') rows = (await this.client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params)).rows;
+    else {
+      const literal = (v: unknown) => (v === null ? 'NULL' : this.client.escapeLiteral(Array.isArray(v) ? `{${v.join(',')}}` : String(v)));
+      await this.client.query(`SET plan_cache_mode = force_generic_plan`);
+      await this.client.query(`PREPARE planned AS ${sql}`);
+      try {
+        const args = params.length > 0 ? `(${params.map(literal).join(', ')})` : '';
+        rows = (await this.client.query(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE planned${args}`)).rows;
+      } finally {
+        await this.client.query(`DEALLOCATE planned`);
+        await this.client.query(`RESET plan_cache_mode`);
+      }
+    }
+    this.plans.push({ sql, plan: rows[0]['QUERY PLAN'][0].Plan });
   }
 }
 
@@ -183,10 +200,15 @@ describe("the read model's queries follow the caller's fleet, not the database",
     ],
   ];
 
-  for (const statistics of ['without statistics', 'analyzed'] as const) {
+  const settings = [
+    ['without statistics', 'custom'],
+    ['analyzed', 'custom'],
+    ['analyzed, generic plans', 'generic'],
+  ] as const;
+  for (const [statistics, plans] of settings) {
     it.each(questions)(`%s (${statistics})`, async (_, ask) => {
-      if (statistics === 'analyzed') await client.query('ANALYZE ingest.readings, ingest.devices');
-      const db = new PlanRecorder(client);
+      if (statistics !== 'without statistics') await client.query('ANALYZE ingest.readings, ingest.devices');
+      const db = new PlanRecorder(client, plans);
       await ask(db);
       expect(db.plans.length).toBeGreaterThan(0);
       for (const { sql, plan } of db.plans) {
