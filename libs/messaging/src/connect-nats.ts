@@ -1,5 +1,6 @@
 import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
+import { followConnectionState } from './connection-state';
 import { unsupportedNatsServer } from './nats-server-version';
 
 /** Who a process is on NATS, for servers that enforce per-user permissions (deploy/base/nats). */
@@ -25,7 +26,7 @@ function defined(identity: NatsIdentity): NatsIdentity {
  * message instead of a silent wait.
  */
 export async function connectNats(url: string, name: string, identity: NatsIdentity = {}): Promise<NatsConnection> {
-  return connect({
+  const nc = await connect({
     servers: url,
     name,
     timeout: 3000,
@@ -35,6 +36,8 @@ export async function connectNats(url: string, name: string, identity: NatsIdent
     pingInterval: 10_000,
     ...defined(identity),
   });
+  followConnectionState(nc);
+  return nc;
 }
 
 /** Connects once; refuses a server older than MIN_NATS_SERVER_VERSION or without JetStream. */

@@ -1,4 +1,5 @@
 export * from './connect-nats';
+export * from './connection-state';
 export * from './ensure-stream';
 export * from './ensure-consumer';
 export * from './nats.module';

@@ -1,6 +1,7 @@
 import { headers, type NatsConnection } from '@nats-io/nats-core';
 import type { z } from 'zod';
 import { RPC_DEADLINE_HEADER, rpcDeadline } from '@meter/contracts';
+import { knownDisconnected } from '../connection-state';
 
 /** No answer in time: no responder, a timeout or a lost connection. The request carried its deadline, so nothing was done. */
 export class RpcUnavailable extends Error {}
@@ -12,7 +13,8 @@ export class RpcBadReply extends Error {}
  * Sends one request and waits at most `timeoutMs` for its reply, parsed with
  * the operation's reply schema. The request carries its deadline
  * (`Meter-Deadline`), which the service will not work past, so an
- * `RpcUnavailable` means the work was not done.
+ * `RpcUnavailable` means the work was not done. With the connection known
+ * to be lost, it is thrown at once.
  */
 export async function requestRpc<S extends z.ZodType>(
   nc: NatsConnection,
@@ -21,6 +23,8 @@ export async function requestRpc<S extends z.ZodType>(
   replySchema: S,
   timeoutMs: number,
 ): Promise<z.infer<S>> {
+  // Lost bus: say so now rather than after the whole timeout (the client would only queue the request).
+  if (knownDisconnected(nc)) throw new RpcUnavailable(`${subject} not sent: not connected to NATS`);
   const h = headers();
   h.set(RPC_DEADLINE_HEADER, String(rpcDeadline(Date.now(), timeoutMs)));
   let text: string;
