@@ -423,8 +423,8 @@ export function egressProblems(objects: K8sObject[]): string[] {
   return problems;
 }
 
-/** Paths the ingress may send to a process other than gateway and auth: the collectors' HTTP uplinks. */
-const PUBLISHED_ELSEWHERE: Record<string, string> = { '/collect/v1': 'collectors' };
+/** Paths the ingress may send to a process other than gateway and auth: the collectors' HTTP uplinks and, on their host, their document. */
+const PUBLISHED_ELSEWHERE: Record<string, string> = { '/collect/v1': 'collectors', '/docs': 'collectors' };
 
 /** {base_url} goes to the gateway, {management_url} to auth, /collect/v1 to collectors, and nothing else (no probes, no metrics) is published. */
 export function ingressProblems(objects: K8sObject[]): string[] {
