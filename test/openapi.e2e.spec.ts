@@ -6,7 +6,15 @@ import { eventually, freePort, httpStatus, isolatedInfra, PlatformProcess, type 
 const SERVED = [
   { service: 'gateway', api: 'gateway', portVariable: 'GATEWAY_PORT' },
   { service: 'auth', api: 'management', portVariable: 'AUTH_PORT' },
+  { service: 'collectors', api: 'collectors', portVariable: 'COLLECTORS_PORT' },
 ] as const;
+
+/** A request each process refuses for want of credentials (401), before anything else. */
+const UNAUTHENTICATED: Record<(typeof SERVED)[number]['service'], { path: string; init?: RequestInit }> = {
+  gateway: { path: '/meter/v1/devices' },
+  auth: { path: '/org-api-credentials' },
+  collectors: { path: '/collect/v1/native', init: { method: 'POST', body: '{"device_id":1}' } },
+};
 
 describe.each(SERVED)('$service serves docs/openapi/$api.json at /docs', ({ service, api, portVariable }) => {
   let infra: IsolatedInfra;
@@ -16,7 +24,10 @@ describe.each(SERVED)('$service serves docs/openapi/$api.json at /docs', ({ serv
   beforeAll(async () => {
     infra = await isolatedInfra();
     port = await freePort();
-    running = PlatformProcess.start(`apps/${service}/src/main.js`, infra.env({ [portVariable]: String(port) }));
+    running = PlatformProcess.start(
+      `apps/${service}/src/main.js`,
+      infra.env({ [portVariable]: String(port), ...(service === 'collectors' ? { COLLECTORS_MQTT_PORT: String(await freePort()) } : {}) }),
+    );
     await eventually(async () => (await httpStatus(`http://127.0.0.1:${port}/readyz`)) === 200, 30_000, `${service} ready`).catch((error: Error) => {
       throw new Error(`${error.message}\n${running.log()}`);
     });
@@ -34,9 +45,10 @@ describe.each(SERVED)('$service serves docs/openapi/$api.json at /docs', ({ serv
   });
 
   it("resolves a real problem's type to its row on the error page the process serves, unauthenticated", async () => {
-    // Without credentials: the gateway's 401 missing_authorization, the management API's 401 too.
-    const problemUrl = `http://127.0.0.1:${port}${service === 'gateway' ? '/meter/v1/devices' : '/org-api-credentials'}`;
-    const problem = await fetch(problemUrl);
+    // Without credentials: the gateway's 401 missing_authorization, the management API's and collectors' 401 too.
+    const { path, init } = UNAUTHENTICATED[service];
+    const problemUrl = `http://127.0.0.1:${port}${path}`;
+    const problem = await fetch(problemUrl, init);
     expect(problem.status).toBe(401);
     const { type, code } = (await problem.json()) as { type: string; code: string };
     expect(type).toBe(`/docs/errors#${code}`);

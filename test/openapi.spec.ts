@@ -6,6 +6,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { BEARER_SCHEME, CONSOLE_SESSION_SCHEME } from '@meter/auth';
+import { COLLECTOR_PASSWORD_SCHEME } from '@meter/collectors';
 import { SVC_HMAC_SCHEME } from '@meter/gateway';
 import {
   buildOpenApiDocument,
@@ -45,14 +46,17 @@ describe.each(PUBLIC_APIS)('docs/openapi/%s.json', (api) => {
 
   it('describes its security scheme and keeps probes and metrics out', async () => {
     const document = JSON.parse(readFileSync(documentPath(api), 'utf8'));
-    const scheme = api === 'gateway' ? SVC_HMAC_SCHEME : BEARER_SCHEME;
-    // The management API also takes the admin console's cookie session (contract section 11).
-    expect(document.security).toEqual(api === 'gateway' ? [{ [scheme]: [] }] : [{ [scheme]: [] }, { [CONSOLE_SESSION_SCHEME]: [] }]);
     if (api === 'gateway') {
-      expect(document.components.securitySchemes[scheme]).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
-      expect(document.components.securitySchemes[scheme].description).toContain('METHOD\nPATH\nQUERY\nBODY_SHA256_HEX\nTIMESTAMP');
+      expect(document.security).toEqual([{ [SVC_HMAC_SCHEME]: [] }]);
+      expect(document.components.securitySchemes[SVC_HMAC_SCHEME]).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
+      expect(document.components.securitySchemes[SVC_HMAC_SCHEME].description).toContain('METHOD\nPATH\nQUERY\nBODY_SHA256_HEX\nTIMESTAMP');
+    } else if (api === 'collectors') {
+      expect(document.security).toEqual([{ [COLLECTOR_PASSWORD_SCHEME]: [] }]);
+      expect(document.components.securitySchemes[COLLECTOR_PASSWORD_SCHEME]).toMatchObject({ type: 'http', scheme: 'bearer' });
     } else {
-      expect(document.components.securitySchemes[scheme]).toMatchObject({ type: 'http', scheme: 'bearer' });
+      // The management API also takes the admin console's cookie session (contract section 11).
+      expect(document.security).toEqual([{ [BEARER_SCHEME]: [] }, { [CONSOLE_SESSION_SCHEME]: [] }]);
+      expect(document.components.securitySchemes[BEARER_SCHEME]).toMatchObject({ type: 'http', scheme: 'bearer' });
       expect(document.components.securitySchemes[CONSOLE_SESSION_SCHEME]).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'meter_session' });
     }
     for (const path of ['/healthz', '/readyz', '/metrics']) expect(document.paths[path]).toBeUndefined();

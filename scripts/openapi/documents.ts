@@ -2,15 +2,17 @@ import 'reflect-metadata';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { loadConfig, type AppConfig } from '@meter/config';
 import { managementApiDocument } from '@meter/auth';
+import { collectorsApiDocument } from '@meter/collectors';
 import { gatewayApiDocument } from '@meter/gateway';
 
-/** The two public HTTP APIs: the gateway at {base_url}, the management API (auth) at {management_url}. */
-export type PublicApi = 'gateway' | 'management';
+/** The public HTTP APIs: the gateway at {base_url}, the management API (auth) at {management_url}, collectors' uplinks at {collect_url}. */
+export type PublicApi = 'gateway' | 'management' | 'collectors';
 
 /** Each application builds its own document from its controllers (the face exports the builder). */
 const DOCUMENTS: Record<PublicApi, (config: AppConfig) => Promise<OpenAPIObject>> = {
   gateway: gatewayApiDocument,
   management: managementApiDocument,
+  collectors: collectorsApiDocument,
 };
 
 export const PUBLIC_APIS = Object.keys(DOCUMENTS) as PublicApi[];

@@ -4,3 +4,4 @@
  */
 export { collectorsStore } from './migrations';
 export { listUnmatchedUplinks, type UnmatchedUplink } from './uplinks/unmatched-uplinks';
+export { COLLECTOR_PASSWORD_SCHEME, collectorsApiDocument } from './api/collectors-api';

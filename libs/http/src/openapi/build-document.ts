@@ -27,6 +27,8 @@ export interface ApiDefinition {
   sharedResponses: Record<number, ResponseConfig>;
   /** Answers of every operation, with or without `security`: a server every route needs (Postgres: 503 `database_unavailable`). */
   everyOperation?: Record<number, ResponseConfig>;
+  /** Answers of every operation with a body, before a route sees it: BODY_PROBLEMS unless the API takes bodies its own way. */
+  bodyProblems?: Record<number, ResponseConfig>;
 }
 
 /** A documented route as the router serves it. */
@@ -89,7 +91,7 @@ export function openApiDocumentOf(api: ApiDefinition, routes: readonly Documente
     // The operation's own answers, then those the platform, the API's security and its servers add (a status
     // both give is one answer with the examples of both).
     const responses: Record<number, ResponseConfig> = { ...operation.responses };
-    if (operation.request?.body) addResponses(responses, BODY_PROBLEMS);
+    if (operation.request?.body) addResponses(responses, api.bodyProblems ?? BODY_PROBLEMS);
     if (/\{[^}]+\}/.test(path)) addResponses(responses, PATH_PARAMETER_PROBLEMS);
     addResponses(responses, REQUEST_PROBLEMS);
     if (operation.security === undefined) addResponses(responses, api.sharedResponses);
