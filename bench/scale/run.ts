@@ -1,0 +1,222 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Client } from 'pg';
+import { migrateAll } from '@meter/cli';
+import { createDataSource, PreparedQueries, quoteIdentifier } from '@meter/persistence';
+import { streamExportDay } from '@meter/read-model';
+import { percentile, round } from '../shared/processes';
+import { seedReadModel } from '../shared/read-model-seed';
+import { fleetReadings, HOUR } from './fleet-readings';
+import { routeQueries } from './route-queries';
+import { perReading, storageFigures, type StorageFigures } from './storage-figures';
+
+/**
+ * bench:scale — one organization with a large fleet (BENCH_SCALE_METERS,
+ * 10,000, x BENCH_SCALE_DAYS, 60, of hourly readings, stored through
+ * ingest's batch writer) and a 3-meter organization in the same database:
+ * the writer's readings/s over the load, bytes per reading of the reading
+ * store, p50/p99 of each gateway route's queries for the small organization
+ * on that database and on one holding only the small organization, the
+ * large organization's 100-device dashboard, and one export day of the
+ * whole fleet (time, peak RSS). Writes docs/benchmarks.md. A benchmark, not
+ * a test: it never fails on the numbers.
+ */
+const ROOT = join(__dirname, '..', '..', '..');
+const DATABASE_SERVER = process.env.BENCH_DATABASE_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const METERS = Number(process.env.BENCH_SCALE_METERS ?? 10_000);
+const DAYS = Number(process.env.BENCH_SCALE_DAYS ?? 60);
+const ITERATIONS = Number(process.env.BENCH_SCALE_ITERATIONS ?? 200);
+/** BENCH_SCALE_KEEP=1 keeps both databases (their names are printed) for EXPLAIN by hand. */
+const KEEP = process.env.BENCH_SCALE_KEEP === '1';
+/** BENCH_SCALE_DATABASES=<loaded>,<empty>: measure databases a kept run loaded, skipping the load. */
+const REUSE = process.env.BENCH_SCALE_DATABASES?.split(',');
+const START = Date.UTC(2026, 8, 15);
+const NOW = START + DAYS * 24 * HOUR - 12 * HOUR;
+const BIG = 'org_fleet';
+const SMALL = 'org_small';
+const RESULTS_START = '<!-- bench:scale results: written by npm run bench:scale -->';
+const RESULTS_END = '<!-- end of bench:scale results -->';
+
+interface Load {
+  readings: number;
+  seconds: number;
+  storage: StorageFigures;
+}
+
+async function createDatabase(admin: Client, name: string): Promise<string> {
+  await admin.query(`CREATE DATABASE ${quoteIdentifier(name)}`);
+  const url = Object.assign(new URL(DATABASE_SERVER), { pathname: `/${name}` }).toString();
+  await migrateAll(url);
+  return url;
+}
+
+async function load(url: string, withFleet: boolean): Promise<Load> {
+  const started = performance.now();
+  if (withFleet) await seedReadModel(url, fleetReadings(BIG, METERS, DAYS, START));
+  const seconds = (performance.now() - started) / 1000;
+  await seedReadModel(url, fleetReadings(SMALL, 3, DAYS, START));
+  return { readings: withFleet ? METERS * DAYS * 24 : 0, seconds, storage: await analyzed(url) };
+}
+
+async function analyzed(url: string): Promise<StorageFigures> {
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  try {
+    await db.query('VACUUM ANALYZE');
+    return await storageFigures(db);
+  } finally {
+    await db.end();
+  }
+}
+
+type Timings = Map<string, { p50: number; p99: number }>;
+
+function readModelOn(url: string) {
+  return createDataSource({
+    schema: 'ingest',
+    url,
+    poolSize: 8,
+    applicationName: 'bench-scale',
+    connectionOptions: '-c plan_cache_mode=force_generic_plan',
+  }).initialize();
+}
+
+/**
+ * p50/p99 in ms of each route's queries on each database, sequential calls after a warm-up. The
+ * databases take turns call by call, so whatever else runs on the machine weighs on both alike.
+ */
+async function timeRoutes(urls: string[], orgId: string, deviceIds: number[], only?: string): Promise<Timings[]> {
+  const sources = await Promise.all(urls.map(readModelOn));
+  const results = urls.map((): Timings => new Map());
+  try {
+    const routes = sources.map((ds) => routeQueries(PreparedQueries.of(ds), orgId, deviceIds, NOW));
+    for (const route of Object.keys(routes[0])) {
+      if (only && route !== only) continue;
+      const times = urls.map(() => new Float64Array(ITERATIONS));
+      for (let i = -10; i < ITERATIONS; i++) {
+        for (let d = 0; d < urls.length; d++) {
+          const t = performance.now();
+          await routes[d][route]();
+          if (i >= 0) times[d][i] = performance.now() - t;
+        }
+      }
+      times.forEach((sorted, d) => {
+        sorted.sort();
+        results[d].set(route, { p50: round(percentile(sorted, 50), 2), p99: round(percentile(sorted, 99), 2) });
+      });
+    }
+  } finally {
+    await Promise.all(sources.map((ds) => ds.destroy()));
+  }
+  return results;
+}
+
+/** One UTC day of the whole large fleet through the exporter's query: seconds, channel-days and the peak RSS growth. */
+async function exportDay(url: string): Promise<{ seconds: number; channels: number; peakRssMb: number }> {
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  const day = Math.floor(NOW / (24 * HOUR)) * 24 * HOUR - 24 * HOUR;
+  global.gc?.();
+  const base = process.memoryUsage().rss;
+  let peak = base;
+  let channels = 0;
+  const started = performance.now();
+  try {
+    await db.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    for await (const batch of streamExportDay(db, BIG, day, day + 24 * HOUR)) {
+      channels += batch.length;
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }
+    await db.query('COMMIT');
+  } finally {
+    await db.end();
+  }
+  return { seconds: round((performance.now() - started) / 1000, 2), channels, peakRssMb: round((peak - base) / 2 ** 20) };
+}
+
+function report(
+  loaded: Load,
+  empty: StorageFigures,
+  small: Map<string, { p50: number; p99: number }>,
+  smallEmpty: typeof small,
+  fleet: typeof small,
+  exported: Awaited<ReturnType<typeof exportDay>>,
+) {
+  const s = loaded.storage;
+  const lines = [
+    RESULTS_START,
+    '',
+    `Run ${new Date().toISOString().slice(0, 16)}Z on ${cpus().length} CPUs (load average ${loadavg()[0].toFixed(1)}), PostgreSQL in the same machine; ` +
+      `${METERS.toLocaleString('en')} meters x ${DAYS} days hourly (${loaded.readings.toLocaleString('en')} readings) in one organization, 3 meters in another; ${ITERATIONS} calls per route.`,
+    '',
+    ...(Number.isNaN(loaded.seconds)
+      ? []
+      : [
+          `- Load through ingest's batch writer (one connection, 100 meters x 1 day a transaction): ${Math.round(loaded.readings / loaded.seconds).toLocaleString('en')} readings/s.`,
+        ]),
+    `- Reading store after the load (VACUUM ANALYZE): ${perReading(s.heapBytes + s.indexBytes + s.toastBytes + s.changeLogBytes, s.readings)} B/reading all included: ` +
+      `heap ${perReading(s.heapBytes, s.readings)}, indexes ${perReading(s.indexBytes, s.readings)}, TOAST ${perReading(s.toastBytes, s.readings)}, change log ${perReading(s.changeLogBytes, s.readings)} ` +
+      `(${round((s.heapBytes + s.indexBytes + s.toastBytes + s.changeLogBytes) / 2 ** 30, 2)} GiB for ${s.readings.toLocaleString('en')} readings; the small organization's database alone: ${round((empty.heapBytes + empty.indexBytes) / 2 ** 20, 1)} MiB).`,
+    `- Export day of the whole fleet (the exporter's query, ${exported.channels.toLocaleString('en')} channel-days, no file written): ${exported.seconds} s, peak RSS growth ${exported.peakRssMb} MiB.`,
+    '',
+    '| route (its queries) | small org, loaded: p50 / p99 ms | small org, alone: p50 / p99 ms | loaded / alone (p50) |',
+    '|---|---|---|---|',
+    ...[...small].map(([route, t]) => {
+      const e = smallEmpty.get(route)!;
+      return `| ${route} | ${t.p50} / ${t.p99} | ${e.p50} / ${e.p99} | ${round(t.p50 / e.p50, 2)}x |`;
+    }),
+    '',
+    `The large organization's 100-device dashboard: p50 ${fleet.get('dashboard')!.p50} ms, p99 ${fleet.get('dashboard')!.p99} ms.`,
+    '',
+    RESULTS_END,
+  ];
+  const path = join(ROOT, 'docs', 'benchmarks.md');
+  const doc = readFileSync(path, 'utf8');
+  const [before, rest] = doc.includes(RESULTS_START) ? doc.split(RESULTS_START) : [doc, RESULTS_END];
+  writeFileSync(path, before + lines.join('\n') + rest.split(RESULTS_END)[1]);
+  console.log(lines.join('\n'));
+}
+
+async function main() {
+  const id = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+  const admin = new Client({ connectionString: DATABASE_SERVER });
+  await admin.connect();
+  const names = [`meter_bench_scale_${id}`, `meter_bench_scale_empty_${id}`];
+  try {
+    let urls: string[];
+    let loaded: Load;
+    let empty: Load;
+    if (REUSE) {
+      urls = REUSE.map((name) => Object.assign(new URL(DATABASE_SERVER), { pathname: `/${name}` }).toString());
+      loaded = { readings: METERS * DAYS * 24, seconds: NaN, storage: await analyzed(urls[0]) };
+      empty = { readings: 0, seconds: 0, storage: await analyzed(urls[1]) };
+    } else {
+      urls = [await createDatabase(admin, names[0]), await createDatabase(admin, names[1])];
+      console.error(`loading ${METERS} meters x ${DAYS} days into ${names[0]}`);
+      loaded = await load(urls[0], true);
+      empty = await load(urls[1], false);
+    }
+    console.error('timing routes');
+    const [small, smallEmpty] = await timeRoutes(urls, SMALL, [1, 2, 3]);
+    const [fleet] = await timeRoutes(
+      [urls[0]],
+      BIG,
+      Array.from({ length: 100 }, (_, i) => 1 + Math.floor((i * METERS) / 100)),
+      'dashboard',
+    );
+    const exported = await exportDay(urls[0]);
+    report(loaded, empty.storage, small, smallEmpty, fleet, exported);
+  } finally {
+    if (KEEP || REUSE) console.error(`databases kept: ${REUSE?.join(',') ?? names.join(',')}`);
+    else for (const name of names) await admin.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(name)} WITH (FORCE)`).catch(() => undefined);
+    await admin.end();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
