@@ -83,6 +83,12 @@ export const envSchema = z
       .default(''),
     /** JetStream replicas of the streams the services create (and bring to this count at start); 3 on a three-server cluster. */
     NATS_STREAM_REPLICAS: positiveInt(1, 5),
+    /** Byte limit of the READINGS stream per replica, 0 for none; when full, NATS_READINGS_DISCARD applies (docs/operations.md "JetStream limits"). */
+    NATS_READINGS_MAX_BYTES: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
+    /** `new`: a full READINGS refuses publishes (collectors answer 503 / hold the PUBACK, nothing accepted is lost); `old`: it drops its oldest messages, read or not. */
+    NATS_READINGS_DISCARD: z.enum(['new', 'old']).default('new'),
+    /** Byte limit of the DEAD_LETTERS stream per replica, 0 for none; when full its oldest dead letters go. */
+    NATS_DEAD_LETTERS_MAX_BYTES: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
     HTTP_HOST: z.string().min(1).default('0.0.0.0'),
     /** Every HTTP process: a request (headers and body) must have arrived within this, or it gets 408 and the connection closes. */
     HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(DEFAULT_HTTP_REQUEST_TIMEOUT_MS),

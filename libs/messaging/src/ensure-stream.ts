@@ -1,10 +1,19 @@
-import { JetStreamApiCodes, JetStreamApiError, type JetStreamManager, type StreamInfo } from '@nats-io/jetstream';
+import { DiscardPolicy, JetStreamApiCodes, JetStreamApiError, type JetStreamManager, type StreamInfo } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/nats-core';
 import type { StreamSpec } from '@meter/contracts';
 
 export interface EnsureStreamOptions {
   /** Replicas to create the stream with, or to bring it to; left as it is when absent (tools, tests). */
   replicas?: number;
+  /** Byte limit and discard policy to create the stream with, or to bring it to; left as they are when absent. */
+  limits?: StreamLimits;
+}
+
+export interface StreamLimits {
+  /** Per replica; 0 for none. */
+  maxBytes: number;
+  /** What a full stream does: refuse new messages, or drop its oldest. */
+  discard: 'new' | 'old';
 }
 
 /** Creates the stream, or brings its subjects, limits and (if given) replica count up to date. Safe to call from every replica. */
@@ -14,6 +23,12 @@ export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec, opti
     max_age: nanos(spec.maxAgeSeconds * 1000),
     duplicate_window: nanos(spec.duplicateWindowSeconds * 1000),
     ...(options.replicas === undefined ? {} : { num_replicas: options.replicas }),
+    ...(options.limits === undefined
+      ? {}
+      : {
+          max_bytes: options.limits.maxBytes > 0 ? options.limits.maxBytes : -1,
+          discard: options.limits.discard === 'new' ? DiscardPolicy.New : DiscardPolicy.Old,
+        }),
   };
   try {
     const info = await jsm.streams.info(spec.name);
@@ -21,7 +36,8 @@ export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec, opti
       sameSet(info.config.subjects ?? [], spec.subjects) &&
       info.config.max_age === wanted.max_age &&
       info.config.duplicate_window === wanted.duplicate_window &&
-      (options.replicas === undefined || info.config.num_replicas === options.replicas);
+      (options.replicas === undefined || info.config.num_replicas === options.replicas) &&
+      (wanted.max_bytes === undefined || (info.config.max_bytes === wanted.max_bytes && info.config.discard === wanted.discard));
     return same ? info : await jsm.streams.update(spec.name, wanted);
   } catch (error) {
     if (!isNotFound(error, JetStreamApiCodes.StreamNotFound)) throw error;

@@ -1,6 +1,7 @@
 export * from './connect-nats';
 export * from './connection-state';
 export * from './ensure-stream';
+export * from './stream-limits';
 export * from './ensure-consumer';
 export * from './nats.module';
 export * from './outbox-relay';

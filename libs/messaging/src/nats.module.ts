@@ -7,6 +7,7 @@ import { ReadinessRegistry, type WhenDown } from '@meter/http';
 import { connectNats, natsIdentity } from './connect-nats';
 import { ensureConsumer } from './ensure-consumer';
 import { ensureStream } from './ensure-stream';
+import { configuredStreamLimits } from './stream-limits';
 
 export const NATS = Symbol('NATS');
 export const JETSTREAM = Symbol('JETSTREAM');
@@ -31,10 +32,14 @@ class NatsLifecycle implements OnModuleInit, OnApplicationShutdown {
     @Inject(ReadinessRegistry) private readonly readiness: ReadinessRegistry,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(NATS_WHEN_DOWN) private readonly whenDown: WhenDown,
+    @Inject(BUS) private readonly bus: BusNames,
   ) {}
 
   async onModuleInit() {
-    for (const stream of this.topology.streams) await ensureStream(this.jsm, stream, { replicas: this.config.NATS_STREAM_REPLICAS });
+    const limits = configuredStreamLimits(this.config, this.bus);
+    for (const stream of this.topology.streams) {
+      await ensureStream(this.jsm, stream, { replicas: this.config.NATS_STREAM_REPLICAS, limits: limits.get(stream.name) });
+    }
     for (const consumer of this.topology.consumers) await ensureConsumer(this.jsm, consumer);
     this.readiness.register({
       name: 'nats',
