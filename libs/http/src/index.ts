@@ -16,3 +16,4 @@ export * from './openapi';
 export * from './errors';
 export * from './lazy-child-logger';
 export * from './client-address';
+export * from './input';

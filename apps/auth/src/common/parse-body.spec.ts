@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ProblemException } from '@meter/http';
 import { z } from 'zod';
-import { fieldPath, parseBody } from './parse-body';
+import { parseBody } from './parse-body';
 
 const schema = z.strictObject({ name: z.string().min(1), scopes: z.array(z.string()) });
 
@@ -41,13 +41,5 @@ describe('parseBody', () => {
   it('never echoes the input in a message', () => {
     const errors = errorsOf({ name: 'x', scopes: 'secret-value-123' });
     expect(JSON.stringify(errors)).not.toContain('secret-value-123');
-  });
-});
-
-describe('fieldPath', () => {
-  it('writes array indexes in brackets and nested keys with dots', () => {
-    expect(fieldPath(['allowed_cidrs', 2])).toBe('allowed_cidrs[2]');
-    expect(fieldPath(['data', 'region'])).toBe('data.region');
-    expect(fieldPath([])).toBe('');
   });
 });

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ProblemException } from '../problem';
+import { checkInput, fieldPath, readInput } from './read-input';
+
+const schema = z.strictObject({
+  name: z.string({ error: 'must be a string' }),
+  place: z.strictObject({ bucket: z.string(), prefix: z.string({ error: 'must be a string' }).optional() }).optional(),
+});
+
+describe('readInput', () => {
+  it('gives the parsed value', () => {
+    expect(readInput(schema, { name: 'a' })).toEqual({ ok: true, value: { name: 'a' } });
+  });
+
+  it('names a missing field "is required" and uses the schema’s message otherwise', () => {
+    expect(readInput(schema, { place: { bucket: 'b', prefix: 1 } })).toEqual({
+      ok: false,
+      errors: [
+        { field: 'name', message: 'is required' },
+        { field: 'place.prefix', message: 'must be a string' },
+      ],
+    });
+  });
+
+  it('names unknown fields last, or first within their object when asked', () => {
+    const body = { colour: 'red', name: 1, place: { size: 2, bucket: 3 } };
+    expect(readInput(schema, body)).toMatchObject({
+      errors: [{ field: 'name' }, { field: 'place.bucket' }, { field: 'place.size' }, { field: 'colour' }],
+    });
+    expect(readInput(schema, body, { unknownFieldsFirst: true })).toMatchObject({
+      errors: [{ field: 'colour' }, { field: 'name' }, { field: 'place.size' }, { field: 'place.bucket' }],
+    });
+  });
+
+  it('lets the caller say what an unknown field is told', () => {
+    expect(readInput(schema, { name: 'a', id: 1 }, { unknownField: (field) => `${field} cannot be changed` })).toEqual({
+      ok: false,
+      errors: [{ field: 'id', message: 'id cannot be changed' }],
+    });
+  });
+
+  it('names the body when the input is not an object', () => {
+    expect(readInput(schema, [])).toMatchObject({ ok: false, errors: [{ field: 'body' }] });
+  });
+});
+
+describe('checkInput', () => {
+  it('throws 400 validation_failed with the errors', () => {
+    let thrown: unknown;
+    try {
+      checkInput(schema, {});
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ProblemException);
+    expect((thrown as ProblemException).toProblem()).toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+      errors: [{ field: 'name', message: 'is required' }],
+    });
+  });
+});
+
+describe('fieldPath', () => {
+  it('writes array indexes in brackets and nested keys with dots', () => {
+    expect(fieldPath(['allowed_cidrs', 2])).toBe('allowed_cidrs[2]');
+    expect(fieldPath(['data', 'region'])).toBe('data.region');
+    expect(fieldPath([])).toBe('');
+  });
+});
