@@ -6,6 +6,7 @@ export * from './rpc';
 export * from './vault';
 export * from './integrations';
 export * from './exports';
+export * from './export-inputs';
 export * from './outbound-events';
 export * from './alerts';
 export * from './alarms';

@@ -4,8 +4,10 @@ import {
   exportRunListSchema,
   exportRunQueuedSchema,
   exportRunSchema,
+  integrationCreateBody,
   integrationListSchema,
   integrationSchema,
+  integrationUpdateBody,
   type ExportRun,
   type Integration,
 } from '@meter/contracts';
@@ -60,30 +62,9 @@ const INTEGRATION: Integration = {
 const integrationIdPath = z.object({ id: z.uuid().meta({ description: 'The integration id.', param: { example: INTEGRATION_ID } }) });
 const runPath = integrationIdPath.extend({ runId: z.uuid().meta({ description: 'The run id.', param: { example: RUN_ID } }) });
 
-const createBody = z
-  .object({
-    type: z.literal('batch_export'),
-    namespace: z.string().min(1).max(100).meta({ description: 'The vault namespace of the storage entry.' }),
-    storage_type: z.enum(['s3_identity', 'azure_identity', 'gcs_identity']).meta({ description: 'The vault entry (namespace, storage_type) to write with.' }),
-    destination: z.object({
-      bucket: z.string().min(3).max(222).meta({ description: 'The S3 bucket, the Azure container or the GCS bucket.' }),
-      prefix: z.string().max(512).optional().meta({ description: 'Key prefix, empty (default) or ending with `/`.' }),
-    }),
-    format: z.enum(['csv', 'ndjson', 'parquet']).optional().meta({ description: 'Default `csv`.' }),
-    time_zone: z.string().optional().meta({ description: 'IANA zone of the exported local days; default `UTC`.' }),
-    schedule: z.object({ at: z.string().meta({ description: 'Local `HH:MM`; default `02:00`.' }) }).optional(),
-  })
-  .meta({ id: 'IntegrationCreate' });
-
-const updateBody = z
-  .object({
-    destination: createBody.shape.destination.optional(),
-    format: createBody.shape.format,
-    time_zone: createBody.shape.time_zone,
-    schedule: createBody.shape.schedule,
-    status: z.enum(['active', 'paused']).optional().meta({ description: '`paused` stops the schedule; runs can still be queued by hand.' }),
-  })
-  .meta({ id: 'IntegrationUpdate' });
+// The bodies are the contract's schemas, which the integrations process validates with.
+const createBody = integrationCreateBody;
+const updateBody = integrationUpdateBody;
 
 const runBody = z
   .object({
