@@ -7,6 +7,7 @@ import { NoJit1763800000001 } from './no-jit.migration';
 import { ReadModel1763800000000 } from './read-model.migration';
 import { ReadingChanges1764100000000 } from './reading-changes.migration';
 import { ReadingChangesByTransaction1764400000000 } from './reading-changes-by-transaction.migration';
+import { ReadingResets1764600000000 } from './reading-resets.migration';
 
 /**
  * The read model's tables live in the `ingest` schema (ingest writes them;
@@ -26,6 +27,7 @@ export const ingestStore: ServiceStore = {
     AlertEpisodes1764200000000,
     ReadingChangesByTransaction1764400000000,
     ExternalIds1764500000000,
+    ReadingResets1764600000000,
   ],
   entities: [],
 };
