@@ -65,12 +65,19 @@ describe('API credentials on the built auth process', () => {
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
       id: expect.stringMatching(/^cred_[A-Za-z0-9_-]{22}$/),
+      name: 'billing export',
       access_key: expect.stringMatching(/^sk_live_[A-Za-z0-9_-]{32}$/),
       secret_key: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       type: 'secret',
       scopes: [SCOPE],
       allowed_cidrs: [],
+      allowed_origins: [],
+      device_ids: null,
+      expires_at: null,
+      status: 'active',
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      revoked_at: null,
+      last_used_at: null,
     });
     expect(Buffer.from(response.body.secret_key, 'base64url')).toHaveLength(32);
     secrets.push(response.body.secret_key);
@@ -91,6 +98,9 @@ describe('API credentials on the built auth process', () => {
       access_key: response.body.access_key,
       scopes: [SCOPE],
       allowed_cidrs: [],
+      allowed_origins: [],
+      device_ids: null,
+      expires_at: null,
       status: 'active',
       created_at: response.body.created_at,
       revoked_at: null,
@@ -171,7 +181,7 @@ describe('API credentials on the built auth process', () => {
     const bad = await call(auth.base, 'PATCH', path, { token: tokenA, body: { allowed_cidrs: ['10.0.0.0/8', '10.0.0.0/33', 'fe80::1/64', 'nope'] } });
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((e: { field: string }) => e.field)).toEqual(['allowed_cidrs[1]', 'allowed_cidrs[2]', 'allowed_cidrs[3]']);
-    for (const body of [{}, { allowed_cidrs: '10.0.0.0/8' }, { allowed_cidrs: [], name: 'x' }]) {
+    for (const body of [{}, { allowed_cidrs: '10.0.0.0/8' }, { allowed_cidrs: [], nickname: 'x' }]) {
       const response = await call(auth.base, 'PATCH', path, { token: tokenA, body });
       expect(response.status, JSON.stringify(body)).toBe(400);
     }

@@ -15,6 +15,8 @@ export interface ConsumptionStack {
   infra: IsolatedInfra;
   /** The gateway's port. */
   port: number;
+  /** The credential key ring the gateway opens secrets with (an auth process started beside it needs it). */
+  keys: { env: string };
   credentials: Record<string, TestCredential>;
   publish(orgId: string, kind: 'readings' | 'devices' | 'alarms', deviceId: number, payload: unknown): Promise<unknown>;
   /** Waits until `readings` rows are stored and `device` carries its registered name. */
@@ -39,6 +41,7 @@ export async function startConsumptionStack(name: string, orgIds: readonly strin
   return {
     infra,
     port: gateway.port,
+    keys: gateway.keys,
     credentials,
     publish: (orgId, kind, deviceId, payload) => js.publish(infra.bus.subject(`meter.${kind}.${orgId}.${deviceId}`), JSON.stringify(payload)),
     async stored(readings, device) {

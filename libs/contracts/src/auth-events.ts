@@ -60,6 +60,8 @@ export const credentialCreated = envelope(
     /** `@meter/crypto` seal() of the secret key; null for public credentials. */
     sealed_secret: z.string().nullable(),
     created_at: z.iso.datetime(),
+    /** The limits of credentialSettingsChanged; absent in events older than them (no limit). */
+    ...credentialLimits().partial().shape,
   }),
 );
 
@@ -72,6 +74,24 @@ export const credentialCidrsChanged = envelope(
   'credential.cidrs_changed',
   z.object({ credential_id: z.string().min(1), access_key: z.string().min(1), allowed_cidrs: z.array(z.string()) }),
 );
+
+/**
+ * What an admin may change on a credential besides its CIDRs: every field
+ * with its value after the change (the latest such event is the state).
+ */
+export const credentialSettingsChanged = envelope(
+  'credential.settings_changed',
+  z.object({ credential_id: z.string().min(1), access_key: z.string().min(1), name: z.string(), ...credentialLimits().shape }),
+);
+
+/** A credential's limits: expiry (null: never), browser origins (empty: any), devices (null: every device). */
+function credentialLimits() {
+  return z.object({
+    expires_at: z.iso.datetime({ offset: true }).nullable(),
+    allowed_origins: z.array(z.string()),
+    device_ids: z.array(z.number().int().positive()).nullable(),
+  });
+}
 
 /** Key rotation re-sealed the secret under the active key; the secret itself did not change. */
 export const credentialSecretResealed = envelope(
@@ -97,7 +117,13 @@ export const collectorCredentialRevoked = envelope(
   z.object({ credential_id: z.string().min(1), username: z.string().min(1), revoked_at: z.iso.datetime() }),
 );
 
-export const credentialEvent = z.discriminatedUnion('type', [credentialCreated, credentialRevoked, credentialCidrsChanged, credentialSecretResealed]);
+export const credentialEvent = z.discriminatedUnion('type', [
+  credentialCreated,
+  credentialRevoked,
+  credentialCidrsChanged,
+  credentialSettingsChanged,
+  credentialSecretResealed,
+]);
 export const authEvent = z.discriminatedUnion('type', [
   organizationCreated,
   adminCreated,
@@ -108,6 +134,7 @@ export const authEvent = z.discriminatedUnion('type', [
   credentialCreated,
   credentialRevoked,
   credentialCidrsChanged,
+  credentialSettingsChanged,
   credentialSecretResealed,
   collectorCredentialCreated,
   collectorCredentialRevoked,

@@ -20,7 +20,7 @@ const LATEST_CREDENTIAL_EVENTS = `
     SELECT DISTINCT ON (e.type) e.*
       FROM auth.credentials c JOIN auth.events e ON e.aggregate_id = c.id
      WHERE c.access_key = $1
-       AND e.type IN ('credential.created', 'credential.revoked', 'credential.cidrs_changed', 'credential.secret_resealed')
+       AND e.type IN ('credential.created', 'credential.revoked', 'credential.cidrs_changed', 'credential.settings_changed', 'credential.secret_resealed')
      ORDER BY e.type, e.version DESC
   ) latest ORDER BY version`;
 

@@ -13,10 +13,15 @@ export interface CredentialRow {
   created_at: Date;
   revoked_at: Date | null;
   last_used_at: Date | null;
+  expires_at: Date | null;
+  allowed_origins: string[];
+  /** bigint[] comes back as strings */
+  device_ids: string[] | null;
   version: number;
 }
 
-export const CREDENTIAL_COLUMNS = 'id, org_id, name, type, access_key, scopes, allowed_cidrs, status, created_at, revoked_at, last_used_at, version';
+export const CREDENTIAL_COLUMNS =
+  'id, org_id, name, type, access_key, scopes, allowed_cidrs, status, created_at, revoked_at, last_used_at, expires_at, allowed_origins, device_ids, version';
 
 /** A credential as listed and read (Credential): never its secret. */
 export function credentialView(row: CredentialRow): Credential {
@@ -27,6 +32,9 @@ export function credentialView(row: CredentialRow): Credential {
     access_key: row.access_key,
     scopes: row.scopes,
     allowed_cidrs: row.allowed_cidrs,
+    allowed_origins: row.allowed_origins,
+    device_ids: row.device_ids?.map(Number) ?? null,
+    expires_at: row.expires_at?.toISOString() ?? null,
     status: row.status,
     created_at: row.created_at.toISOString(),
     revoked_at: row.revoked_at?.toISOString() ?? null,

@@ -11,7 +11,7 @@ import {
   type Credential,
   type CredentialList,
 } from './credential-schemas';
-import { ApiAvailableScopes, ApiCreateCredential, ApiGetCredential, ApiListCredentials, ApiRevokeCredential, ApiSetAllowedCidrs } from './credentials.openapi';
+import { ApiAvailableScopes, ApiCreateCredential, ApiGetCredential, ApiListCredentials, ApiRevokeCredential, ApiUpdateCredential } from './credentials.openapi';
 import { CredentialsService } from './credentials.service';
 
 @Controller('org-api-credentials')
@@ -45,9 +45,9 @@ export class CredentialsController {
   }
 
   @Patch(':id')
-  @ApiSetAllowedCidrs()
+  @ApiUpdateCredential()
   update(@CurrentAdmin() admin: CurrentAdminInfo, @Param('id') id: string, @Body() body: unknown): Promise<Credential> {
-    return this.credentials.setAllowedCidrs(admin, id, parseBody(updateCredentialRequest, body).allowed_cidrs);
+    return this.credentials.update(admin, id, parseBody(updateCredentialRequest, body));
   }
 
   @Delete(':id')

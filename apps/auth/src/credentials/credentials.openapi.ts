@@ -14,6 +14,7 @@ import {
 import { parseBody } from '../common/parse-body';
 import { ConcurrencyConflict } from '../events/event-store';
 import { normalizeCidr } from './cidr';
+import { checkOrigin } from './origin';
 import { credentialSyncUnavailable } from './credential-stamps';
 import {
   availableScopesSchema,
@@ -38,6 +39,9 @@ const ACTIVE: Credential = {
   access_key: 'sk_live_EXAMPLE_d3kQ9mZ2vT7xR4pW8nB1cF6h',
   scopes: [SCOPE],
   allowed_cidrs: ['203.0.113.0/24', '2001:db8:40::/48'],
+  allowed_origins: [],
+  device_ids: null,
+  expires_at: '2027-06-30T00:00:00.000Z',
   status: 'active',
   created_at: '2026-11-21T09:17:42.318Z',
   revoked_at: null,
@@ -52,6 +56,9 @@ const REVOKED: Credential = {
   access_key: 'pk_live_EXAMPLE_Lm4tW9xQ2bV7nK1rC8pZ5yJ3',
   scopes: [SCOPE],
   allowed_cidrs: [],
+  allowed_origins: ['https://lobby.riverside.example'],
+  device_ids: [1042, 1057],
+  expires_at: null,
   status: 'revoked',
   created_at: '2026-10-02T14:05:11.907Z',
   revoked_at: '2026-11-03T08:00:29.114Z',
@@ -61,6 +68,12 @@ const REVOKED: Credential = {
 const UNKNOWN = problemResponse('`not_found`: the organization has no credential with this id.', {
   not_found: { summary: 'An id of no credential of this organization', problem: notFound('no credential cred_N5vB8cX1zL4kJ7hG2fD9sA in this organization') },
 });
+
+const originMessage = (() => {
+  const result = checkOrigin('https://lobby.riverside.example/widget');
+  if (result.ok) throw new Error('an origin with a path is valid');
+  return result.message;
+})();
 
 const BAD_CIDR = '10.1.2.3/8';
 const cidrMessage = (() => {
@@ -86,7 +99,10 @@ export const ApiCreateCredential = () =>
     request: {
       body: jsonBody('The credential to create.', createCredentialRequest, {
         secret: { summary: 'A secret credential for a server', value: NEW_CREDENTIAL },
-        public: { summary: 'A public credential (no secret)', value: { name: 'Lobby display', type: 'public', scopes: [SCOPE] } },
+        public: {
+          summary: 'A public credential (no secret) for a browser widget on one site, limited to two meters',
+          value: { name: 'Lobby display', type: 'public', scopes: [SCOPE], allowed_origins: ['https://lobby.riverside.example'], device_ids: [1042, 1057] },
+        },
       }),
     },
     responses: {
@@ -94,26 +110,16 @@ export const ApiCreateCredential = () =>
         secret: {
           summary: 'A secret credential',
           value: {
-            id: ID,
-            access_key: ACTIVE.access_key,
-            secret_key: 'EXAMPLE-secret-T4nqXv9Lw2Hc7Rk1Pz8Ym3Bd6Fs0',
-            type: 'secret',
-            scopes: [SCOPE],
+            ...ACTIVE,
             allowed_cidrs: [],
-            created_at: ACTIVE.created_at,
+            expires_at: null,
+            last_used_at: null,
+            secret_key: 'EXAMPLE-secret-T4nqXv9Lw2Hc7Rk1Pz8Ym3Bd6Fs0',
           },
         },
         public: {
-          summary: 'A public credential',
-          value: {
-            id: REVOKED.id,
-            access_key: REVOKED.access_key,
-            secret_key: null,
-            type: 'public',
-            scopes: [SCOPE],
-            allowed_cidrs: [],
-            created_at: REVOKED.created_at,
-          },
+          summary: 'A public credential for a browser widget, limited to two meters',
+          value: { ...REVOKED, status: 'active', revoked_at: null, last_used_at: null, secret_key: null },
         },
       }),
       400: problemResponse('`validation_failed`: the body is invalid or names a scope the organization may not use; `errors` names each field.', {
@@ -124,7 +130,7 @@ export const ApiCreateCredential = () =>
         empty_name: { summary: 'An empty name', problem: problemThrownBy(() => parseBody(createCredentialRequest, { ...NEW_CREDENTIAL, name: ' ' })) },
         unknown_field: {
           summary: 'A field the route does not take',
-          problem: problemThrownBy(() => parseBody(createCredentialRequest, { ...NEW_CREDENTIAL, expires_at: '2027-01-01' })),
+          problem: problemThrownBy(() => parseBody(createCredentialRequest, { ...NEW_CREDENTIAL, allowed_ips: ['10.0.0.0/8'] })),
         },
       }),
     },
@@ -160,33 +166,49 @@ const SYNC_UNAVAILABLE = problemResponse(
   RETRY_AFTER_HEADER,
 );
 
-export const ApiSetAllowedCidrs = () =>
+export const ApiUpdateCredential = () =>
   Documented({
-    summary: "Set a credential's allowed source ranges",
+    summary: 'Change a credential: name, expiry, allowed ranges, origins and devices',
     description:
-      'Replaces `allowed_cidrs` (IPv4 and IPv6 CIDRs or single addresses, stored canonical and without repeats; an empty list allows any address). ' +
-      'The gateway applies it within a second.',
+      'Changes the fields present; the others stay. `allowed_cidrs`: IPv4 and IPv6 CIDRs or single addresses, stored canonical and without repeats ' +
+      '(an empty list allows any address). `expires_at`: after it the gateway answers 401 `credential_expired` (null: never). `allowed_origins`: ' +
+      'exact browser origins (empty: none). `device_ids`: the only devices the credential sees (null: all). The gateway applies the change before ' +
+      'this answer (or within a second, with a 503).',
     request: {
       params: credentialIdPath,
-      body: jsonBody('The new allow-list.', updateCredentialRequest, {
+      body: jsonBody('The fields to change.', updateCredentialRequest, {
         two_ranges: { summary: 'An office range and an IPv6 prefix', value: { allowed_cidrs: ['203.0.113.0/24', '2001:db8:40::/48'] } },
         any_address: { summary: 'Allow any address again', value: { allowed_cidrs: [] } },
+        rename_and_expire: {
+          summary: 'Rename it and let it expire at the end of June',
+          value: { name: 'Billing export 2027', expires_at: '2027-06-30T00:00:00Z' },
+        },
+        widget: {
+          summary: 'Serve a browser widget on one site, for two meters',
+          value: { allowed_origins: ['https://lobby.riverside.example'], device_ids: [1042, 1057] },
+        },
       }),
     },
     responses: {
       200: jsonResponse('The credential as it is now.', credentialSchema, { fenced: { summary: 'The credential with its new ranges', value: ACTIVE } }),
-      400: problemResponse('`validation_failed`: an entry is not a range; `errors` names each one.', {
+      400: problemResponse('`validation_failed`: a field is invalid (a range, an origin, a date, a device id); `errors` names each one.', {
         host_bits: { summary: `${BAD_CIDR}: host bits under the prefix`, problem: validationFailed([{ field: 'allowed_cidrs[0]', message: cidrMessage }]) },
         not_a_list: {
           summary: 'allowed_cidrs is not a list',
           problem: problemThrownBy(() => parseBody(updateCredentialRequest, { allowed_cidrs: '203.0.113.0/24' })),
         },
+        origin_with_path: {
+          summary: 'An origin with a path',
+          problem: validationFailed([{ field: 'allowed_origins[0]', message: originMessage }]),
+        },
+        bad_expiry: { summary: 'expires_at without a time', problem: problemThrownBy(() => parseBody(updateCredentialRequest, { expires_at: '2027-06-30' })) },
+        nothing: { summary: 'An empty body', problem: problemThrownBy(() => parseBody(updateCredentialRequest, {})) },
       }),
       404: UNKNOWN,
       409: problemResponse('The credential cannot change: `credential_revoked` (a revoked credential keeps its list) or `concurrent_modification` (retry).', {
         credential_revoked: {
           summary: 'A revoked credential',
-          problem: new ProblemException(409, 'credential_revoked', 'the credential is revoked; its allow-list can no longer change'),
+          problem: new ProblemException(409, 'credential_revoked', 'the credential is revoked and can no longer change'),
         },
         concurrent_modification: { summary: 'Changed by another writer meanwhile', problem: new ConcurrencyConflict(ID) },
       }),

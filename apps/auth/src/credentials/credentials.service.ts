@@ -11,7 +11,8 @@ import type { CurrentAdminInfo } from '../sessions/current-admin';
 import { normalizeCidr } from './cidr';
 import { CREDENTIAL_RING } from './credential-keyring';
 import { CREDENTIAL_COLUMNS, credentialView, type CredentialRow } from './credential-row';
-import type { CreateCredentialRequest, CreatedCredential, Credential } from './credential-schemas';
+import type { CreateCredentialRequest, CreatedCredential, Credential, UpdateCredentialRequest } from './credential-schemas';
+import { checkOrigin } from './origin';
 import { newAccessKey, newSecretKey } from './credential-secrets';
 import { CredentialStamps } from './credential-stamps';
 
@@ -41,6 +42,7 @@ export class CredentialsService {
       if (!allowed.includes(scope)) errors.push({ field: `scopes[${i}]`, message: `is not a scope this organization may use (${allowed.join(', ')})` });
       else if (request.scopes.indexOf(scope) !== i) errors.push({ field: `scopes[${i}]`, message: 'is repeated' });
     });
+    const limits = checkLimits(request, errors, { expires_at: null, allowed_origins: [], device_ids: null });
     if (errors.length) throw validationFailed(errors);
 
     const id = `cred_${randomToken(16)}`;
@@ -51,9 +53,10 @@ export class CredentialsService {
     const createdAt = new Date();
     await this.dataSource.transaction(async (manager) => {
       await manager.query(
-        `INSERT INTO auth.credentials (id, org_id, name, type, access_key, scopes, allowed_cidrs, sealed_secret, status, created_at, version)
-         VALUES ($1, $2, $3, $4, $5, $6, '{}', $7, 'active', $8, 1)`,
-        [id, admin.orgId, request.name, request.type, accessKey, request.scopes, sealedSecret, createdAt],
+        `INSERT INTO auth.credentials (id, org_id, name, type, access_key, scopes, allowed_cidrs, sealed_secret, status, created_at, version,
+                                       expires_at, allowed_origins, device_ids)
+         VALUES ($1, $2, $3, $4, $5, $6, '{}', $7, 'active', $8, 1, $9, $10, $11)`,
+        [id, admin.orgId, request.name, request.type, accessKey, request.scopes, sealedSecret, createdAt, ...limitColumns(limits)],
       );
       await appendEvents(manager, [
         newEvent(
@@ -68,6 +71,7 @@ export class CredentialsService {
             allowed_cidrs: [],
             sealed_secret: sealedSecret,
             created_at: createdAt.toISOString(),
+            ...limits,
           },
           createdAt,
         ),
@@ -75,13 +79,22 @@ export class CredentialsService {
     });
     this.outbox.nudge();
     return {
-      id,
-      access_key: accessKey,
+      ...credentialView({
+        id,
+        org_id: admin.orgId,
+        name: request.name,
+        type: request.type,
+        access_key: accessKey,
+        scopes: request.scopes,
+        allowed_cidrs: [],
+        status: 'active',
+        created_at: createdAt,
+        revoked_at: null,
+        last_used_at: null,
+        ...limitColumnsOfRow(limits),
+        version: 1,
+      }),
       secret_key: secretKey,
-      type: request.type,
-      scopes: request.scopes,
-      allowed_cidrs: [] as string[],
-      created_at: createdAt.toISOString(),
     };
   }
 
@@ -128,36 +141,56 @@ export class CredentialsService {
     await this.stamps.raise(id, version, true);
   }
 
-  async setAllowedCidrs(admin: CurrentAdminInfo, id: string, entries: string[]): Promise<Credential> {
+  /**
+   * PATCH: the fields present change, the others stay. The allow-list travels
+   * as `credential.cidrs_changed`, the rest as `credential.settings_changed`
+   * (each with its full state); answered once every gateway applies it.
+   */
+  async update(admin: CurrentAdminInfo, id: string, request: UpdateCredentialRequest): Promise<Credential> {
     const errors: FieldError[] = [];
     const cidrs: string[] = [];
-    entries.forEach((entry, i) => {
+    (request.allowed_cidrs ?? []).forEach((entry, i) => {
       const result = normalizeCidr(entry);
       if (!result.ok) errors.push({ field: `allowed_cidrs[${i}]`, message: result.message });
       else if (!cidrs.includes(result.cidr)) cidrs.push(result.cidr);
     });
+    const limitsAsked = request.expires_at !== undefined || request.allowed_origins !== undefined || request.device_ids !== undefined;
+    checkLimits(request, errors, { expires_at: null, allowed_origins: [], device_ids: null });
     if (errors.length) throw validationFailed(errors);
     const updated = await this.dataSource.transaction(async (manager) => {
       const credential = await this.find(manager, admin, id);
       if (credential.status === 'revoked') {
-        throw new ProblemException(409, 'credential_revoked', 'the credential is revoked; its allow-list can no longer change');
+        throw new ProblemException(409, 'credential_revoked', 'the credential is revoked and can no longer change');
       }
+      const limits = checkLimits(request, [], limitsOfRow(credential));
+      const name = request.name ?? credential.name;
+      const allowedCidrs = request.allowed_cidrs !== undefined ? cidrs : credential.allowed_cidrs;
+      const settingsChanged = request.name !== undefined || limitsAsked;
+      const version = credential.version + (request.allowed_cidrs !== undefined ? 1 : 0) + (settingsChanged ? 1 : 0);
       assertUpdated(
-        await manager.query('UPDATE auth.credentials SET allowed_cidrs = $3, version = version + 1 WHERE id = $1 AND version = $2', [
-          id,
-          credential.version,
-          cidrs,
-        ]),
+        await manager.query(
+          `UPDATE auth.credentials SET name = $3, allowed_cidrs = $4, expires_at = $5, allowed_origins = $6, device_ids = $7, version = $8
+            WHERE id = $1 AND version = $2`,
+          [id, credential.version, name, allowedCidrs, ...limitColumns(limits), version],
+        ),
         id,
       );
-      await appendEvents(manager, [
-        newEvent(
-          'credential.cidrs_changed',
-          { aggregateId: id, orgId: admin.orgId, version: credential.version + 1 },
-          { credential_id: id, access_key: credential.access_key, allowed_cidrs: cidrs },
-        ),
-      ]);
-      return { ...credential, allowed_cidrs: cidrs, version: credential.version + 1 };
+      const events = [];
+      const aggregate = (v: number) => ({ aggregateId: id, orgId: admin.orgId, version: v });
+      if (request.allowed_cidrs !== undefined) {
+        events.push(
+          newEvent('credential.cidrs_changed', aggregate(credential.version + 1), {
+            credential_id: id,
+            access_key: credential.access_key,
+            allowed_cidrs: allowedCidrs,
+          }),
+        );
+      }
+      if (settingsChanged) {
+        events.push(newEvent('credential.settings_changed', aggregate(version), { credential_id: id, access_key: credential.access_key, name, ...limits }));
+      }
+      await appendEvents(manager, events);
+      return { ...credential, name, allowed_cidrs: allowedCidrs, ...limitColumnsOfRow(limits), version };
     });
     this.outbox.nudge();
     await this.stamps.raise(id, updated.version, false);
@@ -180,4 +213,55 @@ export class CredentialsService {
     if (!row) throw missing();
     return row;
   }
+}
+
+interface CredentialLimits {
+  expires_at: string | null;
+  allowed_origins: string[];
+  device_ids: number[] | null;
+}
+
+/**
+ * The limits a request asks for over `current` (fields absent keep theirs),
+ * normalised: origins checked and without repeats, device ids ascending and
+ * without repeats. Problems go to `errors`, naming the field.
+ */
+function checkLimits(
+  request: { expires_at?: string | null; allowed_origins?: string[]; device_ids?: number[] | null },
+  errors: FieldError[],
+  current: CredentialLimits,
+): CredentialLimits {
+  const origins: string[] = [];
+  (request.allowed_origins ?? []).forEach((entry, i) => {
+    const result = checkOrigin(entry);
+    if (!result.ok) errors.push({ field: `allowed_origins[${i}]`, message: result.message });
+    else if (!origins.includes(result.origin)) origins.push(result.origin);
+  });
+  return {
+    expires_at: request.expires_at === undefined ? current.expires_at : request.expires_at === null ? null : new Date(request.expires_at).toISOString(),
+    allowed_origins: request.allowed_origins === undefined ? current.allowed_origins : origins,
+    device_ids:
+      request.device_ids === undefined ? current.device_ids : request.device_ids === null ? null : [...new Set(request.device_ids)].sort((a, b) => a - b),
+  };
+}
+
+function limitsOfRow(row: CredentialRow): CredentialLimits {
+  return {
+    expires_at: row.expires_at?.toISOString() ?? null,
+    allowed_origins: row.allowed_origins,
+    device_ids: row.device_ids?.map(Number) ?? null,
+  };
+}
+
+/** The limits as the columns take them: expires_at, allowed_origins, device_ids. */
+function limitColumns(limits: CredentialLimits): unknown[] {
+  return [limits.expires_at, limits.allowed_origins, limits.device_ids];
+}
+
+function limitColumnsOfRow(limits: CredentialLimits): Pick<CredentialRow, 'expires_at' | 'allowed_origins' | 'device_ids'> {
+  return {
+    expires_at: limits.expires_at === null ? null : new Date(limits.expires_at),
+    allowed_origins: limits.allowed_origins,
+    device_ids: limits.device_ids?.map(String) ?? null,
+  };
 }

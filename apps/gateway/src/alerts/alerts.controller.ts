@@ -6,6 +6,7 @@ import { PAGE_TOKEN_KEYS } from '../devices/page-token-keys';
 import { ReadModel } from '../read-model/read-model';
 import { notOneValue, parseDeviceId } from '../read-model/request-params';
 import { CurrentCaller, type Caller } from '../security/caller';
+import { canSee } from '../security/device-scope';
 import { signAlertPageToken, verifyAlertPageToken } from './alert-page-token';
 import { ApiAlertList } from './alerts.openapi';
 import type { AlertList } from './alerts.schemas';
@@ -36,7 +37,10 @@ export class AlertsController {
     if (token !== undefined && after === undefined) {
       throw validationFailed([{ field: 'next_page_token', message: 'is not a token this API issued to your organization' }]);
     }
-    const page = await this.readModel.alerts(caller.orgId, { deviceId: device, state: filter, limit: size, after });
+    // A device the credential may not see has no alerts, as an unknown one.
+    if (device !== undefined && !canSee(caller, device)) return { alerts: [], has_more: false, next_page_token: null };
+    const deviceIds = caller.deviceIds && [...caller.deviceIds];
+    const page = await this.readModel.alerts(caller.orgId, { deviceId: device, deviceIds, state: filter, limit: size, after });
     const last = page.episodes[page.episodes.length - 1];
     return {
       alerts: page.episodes.map(episodeView),

@@ -2,6 +2,7 @@ import { Controller, Get, Headers, Inject, Query } from '@nestjs/common';
 import { validationFailed } from '@meter/http';
 import { notOneValue, parseDeviceId, requestedZone } from '../read-model/request-params';
 import { CurrentCaller, type Caller } from '../security/caller';
+import { assertVisible } from '../security/device-scope';
 import { requestedUnit } from '../units/x-unit';
 import { ApiIntervalConsumption } from './consumption.openapi';
 import { ConsumptionService } from './consumption.service';
@@ -29,6 +30,7 @@ export class ConsumptionController {
       interval: oneString(interval, 'interval'),
       channel: channel === undefined ? 1 : parseDeviceId(channel, 'channel'),
     };
+    assertVisible(caller, request.deviceId);
     return this.service.consumption(caller.orgId, request, requestedZone(zone), requestedUnit(unit));
   }
 }

@@ -8,7 +8,13 @@ import type { CredentialRecord } from './credential-record';
 import { CREDENTIAL_RING } from './credential-ring';
 import { CredentialView } from './credential-view';
 
-const CREDENTIAL_EVENT_TYPES = new Set(['credential.created', 'credential.revoked', 'credential.cidrs_changed', 'credential.secret_resealed']);
+const CREDENTIAL_EVENT_TYPES = new Set([
+  'credential.created',
+  'credential.revoked',
+  'credential.cidrs_changed',
+  'credential.settings_changed',
+  'credential.secret_resealed',
+]);
 
 /**
  * Feeds the in-memory credential view from the AUTH_EVENTS stream: an
@@ -37,6 +43,11 @@ export class CredentialFeed implements OnModuleInit, OnApplicationShutdown {
 
   find(accessKey: string): CredentialRecord | undefined {
     return this.view?.find(accessKey);
+  }
+
+  /** Whether some active credential allows browsers from `origin` (CORS preflights). */
+  allowsOrigin(origin: string): boolean {
+    return this.view?.allowsOrigin(origin) ?? false;
   }
 
   get caughtUp(): boolean {

@@ -16,6 +16,12 @@ export interface CredentialRecord {
   /** The opened secret key; undefined for public credentials or when it could not be opened. */
   secretKey?: string;
   status: 'active' | 'revoked';
+  /** epoch ms after which the credential answers 401 credential_expired; null: never. */
+  expiresAt: number | null;
+  /** Exact origins a browser may call from (`Origin`); empty: any. */
+  allowedOrigins: readonly string[];
+  /** The devices the credential sees; null: every device of its organization. */
+  deviceIds: ReadonlySet<number> | null;
   /** Aggregate version of the last event applied; older or repeated events are ignored. */
   version: number;
 }

@@ -7,6 +7,15 @@ export type SecretOpener = (sealed: string, orgId: string, credentialId: string)
 
 export type ApplyOutcome = 'applied' | 'stale' | 'unknown-credential' | 'secret-unreadable';
 
+/** The limits an event carries, as the record keeps them (absent in events older than the limits: none). */
+function limits(payload: { expires_at?: string | null; allowed_origins?: string[]; device_ids?: number[] | null }) {
+  return {
+    expiresAt: payload.expires_at ? Date.parse(payload.expires_at) : null,
+    allowedOrigins: [...(payload.allowed_origins ?? [])],
+    deviceIds: payload.device_ids ? new Set(payload.device_ids) : null,
+  };
+}
+
 function ranges(cidrs: readonly string[]): { allowedRanges: CidrRange[]; cidrsInvalid: boolean } {
   const parsed = cidrs.map(parseCidr);
   return {
@@ -32,6 +41,14 @@ export class CredentialView {
 
   find(accessKey: string): CredentialRecord | undefined {
     return this.byAccessKey.get(accessKey);
+  }
+
+  /** Whether an active credential lets browsers call from `origin` (a CORS preflight names no credential). */
+  allowsOrigin(origin: string): boolean {
+    for (const record of this.byAccessKey.values()) {
+      if (record.status === 'active' && record.allowedOrigins.includes(origin)) return true;
+    }
+    return false;
   }
 
   apply(event: CredentialEvent): ApplyOutcome {
@@ -63,6 +80,7 @@ export class CredentialView {
         ...ranges(p.allowed_cidrs),
         secretKey,
         status: 'active',
+        ...limits(p),
         version: event.version,
       });
       return outcome;
@@ -80,6 +98,9 @@ export class CredentialView {
           ...ranges(event.payload.allowed_cidrs),
           version: event.version,
         });
+        return 'applied';
+      case 'credential.settings_changed':
+        this.byAccessKey.set(accessKey, { ...current, ...limits(event.payload), version: event.version });
         return 'applied';
       case 'credential.secret_resealed': {
         if (current.status === 'revoked') {

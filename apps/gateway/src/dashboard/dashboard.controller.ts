@@ -1,6 +1,7 @@
 import { Body, Controller, Headers, HttpCode, Inject, Post } from '@nestjs/common';
 import { requestedZone } from '../read-model/request-params';
 import { CurrentCaller, type Caller } from '../security/caller';
+import { visibleIds } from '../security/device-scope';
 import { requestedUnit } from '../units/x-unit';
 import { parseDashboardRequest } from './dashboard-request';
 import { ApiDashboard } from './dashboard.openapi';
@@ -14,6 +15,6 @@ export class DashboardController {
   @HttpCode(200)
   @ApiDashboard()
   panels(@CurrentCaller() caller: Caller, @Body() body: unknown, @Headers('x-timezone') zone: string | undefined, @Headers('x-unit') unit: string | undefined) {
-    return this.dashboard.dashboard(caller.orgId, parseDashboardRequest(body), requestedZone(zone), requestedUnit(unit));
+    return this.dashboard.dashboard(caller.orgId, parseDashboardRequest(body), requestedZone(zone), requestedUnit(unit), (ids) => visibleIds(caller, ids));
   }
 }

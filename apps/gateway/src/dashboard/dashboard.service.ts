@@ -18,9 +18,15 @@ export class DashboardService {
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
-  /** `unit`: X-Unit, absent for each device's own unit. */
-  async dashboard(orgId: string, request: DashboardRequest, zoneOverride: string | undefined, unit?: Unit): Promise<Dashboard> {
-    const ids = [...new Set(request.devices.map((d) => d.device_id))];
+  /** `unit`: X-Unit, absent for each device's own unit; `visible`: the ids the credential may see (the rest are NOT_FOUND). */
+  async dashboard(
+    orgId: string,
+    request: DashboardRequest,
+    zoneOverride: string | undefined,
+    unit?: Unit,
+    visible: (ids: number[]) => number[] = (ids) => ids,
+  ): Promise<Dashboard> {
+    const ids = visible([...new Set(request.devices.map((d) => d.device_id))]);
     const devices = await this.readModel.devices(orgId, ids);
     const found = [...devices.values()];
     // One instant for every panel: at a month's turn the month so far and the projection must be of the same month.

@@ -35,6 +35,7 @@ export class DevicesController {
       if (verified === undefined) throw validationFailed([{ field: 'next_page_token', message: 'is not a token this API issued to your organization' }]);
       after = verified;
     }
+    if (caller.deviceIds) return this.limitedPage(caller.orgId, caller.deviceIds, after, size);
     const page = await this.readModel.page(caller.orgId, after, size);
     let body = this.bodies.get(page);
     if (body === undefined) {
@@ -43,5 +44,18 @@ export class DevicesController {
       this.bodies.set(page, body);
     }
     return body;
+  }
+
+  /**
+   * A page of a credential limited to some devices (at most 1,000): those of
+   * its ids the organization has, after `after`, by id; the token is the same kind.
+   */
+  private async limitedPage(orgId: string, deviceIds: ReadonlySet<number>, after: number, size: number): Promise<Buffer> {
+    const ids = [...deviceIds].filter((id) => id > after).sort((a, b) => a - b);
+    const found = await this.readModel.devices(orgId, ids);
+    const devices = ids.flatMap((id) => found.get(id) ?? []);
+    const page: DevicePage = { devices: devices.slice(0, size), hasMore: devices.length > size };
+    const last = page.devices[page.devices.length - 1];
+    return Buffer.from(deviceListBody(page, page.hasMore && last ? signPageToken(this.keys, orgId, last.deviceId) : null));
   }
 }

@@ -1,6 +1,7 @@
 import { Controller, Get, Headers, Inject, Query } from '@nestjs/common';
 import { parseDeviceId, requestedZone } from '../read-model/request-params';
 import { CurrentCaller, type Caller } from '../security/caller';
+import { assertVisible } from '../security/device-scope';
 import { requestedUnit } from '../units/x-unit';
 import { ApiDailyHistory, ApiThreeMonthHistory } from './history.openapi';
 import { HistoryService } from './history.service';
@@ -19,6 +20,7 @@ export class HistoryController {
     @Headers('x-unit') unit: string | undefined,
   ) {
     const id = parseDeviceId(deviceId, 'device_id');
+    assertVisible(caller, id);
     return this.history.history(caller.orgId, id, period, requestedZone(zone), requestedUnit(unit));
   }
 
@@ -31,6 +33,7 @@ export class HistoryController {
     @Headers('x-unit') unit: string | undefined,
   ) {
     const id = parseDeviceId(deviceId, 'device_id');
+    assertVisible(caller, id);
     return this.history.threeMonths(caller.orgId, id, requestedZone(zone), requestedUnit(unit));
   }
 }

@@ -2,6 +2,7 @@ import { Controller, Get, Headers, Inject, Param, Query } from '@nestjs/common';
 import { ReadModel } from '../read-model/read-model';
 import { parseDeviceId, parseDeviceIdList, requestedZone } from '../read-model/request-params';
 import { CurrentCaller, type Caller } from '../security/caller';
+import { assertVisible, visibleIds } from '../security/device-scope';
 import { deviceVolumes, requestedUnit } from '../units/x-unit';
 import { MAX_BULK_DEVICES } from './bulk-limit';
 import { MonthProjectionService } from './month-projection.service';
@@ -38,7 +39,7 @@ export class ProjectionController {
     const ids = parseDeviceIdList(deviceIds, 'device_ids', MAX_BULK_DEVICES);
     const zone = requestedZone(zoneHeader);
     const unit = requestedUnit(unitHeader);
-    const devices = await this.readModel.devices(caller.orgId, [...new Set(ids)]);
+    const devices = await this.readModel.devices(caller.orgId, visibleIds(caller, [...new Set(ids)]));
     const projected = await this.projections.project(caller.orgId, [...devices.values()], zone);
     const projections: BulkProjections['projections'] = [];
     const errors: BulkProjections['errors'] = [];
@@ -64,6 +65,7 @@ export class ProjectionController {
   private async single(caller: Caller, deviceId: number, zoneHeader: string | undefined, unitHeader: string | undefined): Promise<Projection> {
     const zone = requestedZone(zoneHeader);
     const unit = requestedUnit(unitHeader);
+    assertVisible(caller, deviceId);
     const device = await this.readModel.device(caller.orgId, deviceId);
     const projected = await this.projections.project(caller.orgId, [device], zone);
     return projectionBody(projected.get(deviceId)!, true, deviceVolumes(device, unit));

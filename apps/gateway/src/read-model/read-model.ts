@@ -69,7 +69,8 @@ export class ReadModel {
     return latestReadings(this.db, orgId, deviceIds);
   }
 
-  alerts(orgId: string, query: { deviceId?: number; state: EpisodeStateFilter; limit: number; after?: AlertCursor }) {
+  /** `deviceIds`: only those devices' episodes (a credential limited to them). */
+  alerts(orgId: string, query: { deviceId?: number; deviceIds?: readonly number[]; state: EpisodeStateFilter; limit: number; after?: AlertCursor }) {
     return listAlertEpisodes(this.db, orgId, query);
   }
 

@@ -6,8 +6,10 @@ export type AuthFailureCode =
   | 'invalid_signature'
   | 'timestamp_out_of_range'
   | 'credential_revoked'
+  | 'credential_expired'
   | 'insufficient_scope'
-  | 'source_address_not_allowed';
+  | 'source_address_not_allowed'
+  | 'origin_not_allowed';
 
 export interface AuthFailure {
   ok: false;

@@ -19,6 +19,9 @@ const secretCredential: CredentialRecord = {
   cidrsInvalid: false,
   secretKey: SECRET,
   status: 'active',
+  expiresAt: null,
+  allowedOrigins: [],
+  deviceIds: null,
   version: 1,
 };
 const publicCredential: CredentialRecord = { ...secretCredential, credentialId: 'cred_2', accessKey: 'pk_live_abc', type: 'public', secretKey: undefined };
@@ -71,6 +74,29 @@ describe('authenticate', () => {
     for (const skew of [299, 300, -299, -300]) expect(codeOf(signed({ timestamp: NOW + skew }))).toBe('ok');
     for (const skew of [301, -301]) expect(codeOf(signed({ timestamp: NOW + skew }))).toBe('401 timestamp_out_of_range');
     expect(codeOf(signed({ timestamp: NOW + 301, accessKey: 'sk_live_nobody' }))).toBe('401 timestamp_out_of_range');
+  });
+
+  it('refuses a credential from its expires_at on, before its signature is judged', () => {
+    const expiring = (at: number) => context({ ...secretCredential, expiresAt: at * 1000 });
+    expect(codeOf(signed(), expiring(NOW + 1))).toBe('ok');
+    expect(codeOf(signed(), expiring(NOW))).toBe('401 credential_expired');
+    expect(codeOf(signed({ secret: 'wrong' }), expiring(NOW - 60))).toBe('401 credential_expired');
+  });
+
+  it("judges Origin, when sent, against the credential's allowed_origins", () => {
+    const widget = context({ ...secretCredential, allowedOrigins: ['https://widget.example'] });
+    expect(codeOf({ ...signed(), origin: 'https://widget.example' }, widget)).toBe('ok');
+    expect(codeOf({ ...signed(), origin: 'https://widget.example.evil' }, widget)).toBe('403 origin_not_allowed');
+    expect(codeOf(signed(), widget)).toBe('ok');
+    // No list: origins are not judged (such a credential gets no CORS answers, security-pipeline.ts).
+    expect(codeOf({ ...signed(), origin: 'https://anywhere.example' })).toBe('ok');
+    // A bad signature is answered as such, never with the origin list's verdict.
+    expect(codeOf({ ...signed({ secret: 'wrong' }), origin: 'https://x.example' }, widget)).toBe('401 invalid_signature');
+  });
+
+  it('names the devices a limited credential sees', () => {
+    const result = authenticate(signed(), context({ ...secretCredential, deviceIds: new Set([7]) }));
+    expect(result.ok && [...result.caller.deviceIds!]).toEqual([7]);
   });
 
   it('refuses unknown and revoked credentials', () => {

@@ -21,6 +21,8 @@ export interface SignedRequest {
   target: string;
   body: Buffer | undefined;
   authorization: string | string[] | undefined;
+  /** The `Origin` header, when a browser sent one. */
+  origin?: string;
   /** The client address (see clientAddress), undefined when unknown; asked only when an allow-list needs it. */
   clientAddress: () => string | undefined;
 }
@@ -35,7 +37,7 @@ export type AuthResult = { ok: true; caller: Caller } | AuthFailure;
 
 /**
  * The gateway's verification of one request, in this order (docs/gateway-security.md):
- * header syntax, clock, credential, signature, scope, source address.
+ * header syntax, clock, credential (revoked, expired), signature, scope, origin, source address.
  * Pure: the clock and the credential view come in through `context`.
  * Details are fixed texts; none echoes the header, the key or a secret.
  */
@@ -68,6 +70,9 @@ export function authenticate(request: SignedRequest, context: AuthContext): Auth
   const credential = context.findCredential(parsed.accessKey);
   if (!credential) return authFailure(401, 'unknown_access_key', 'the access key is not known');
   if (credential.status === 'revoked') return CREDENTIAL_REVOKED;
+  if (credential.expiresAt !== null && context.nowSeconds * 1000 >= credential.expiresAt) {
+    return authFailure(401, 'credential_expired', 'the credential expired; an admin can extend its expires_at or create another');
+  }
 
   if (!signatureKindAllowed(parsed.accessKey, parsed.signature) || credential.type !== parsed.keyKind) {
     return authFailure(401, 'invalid_signature', SIGNATURE_MISMATCH);
@@ -84,6 +89,11 @@ export function authenticate(request: SignedRequest, context: AuthContext): Auth
     return authFailure(403, 'insufficient_scope', `the credential lacks scope ${REQUIRED_SCOPE}`);
   }
 
+  // Origins limit browsers (which always send Origin on a cross-origin call); other clients send none.
+  if (request.origin !== undefined && credential.allowedOrigins.length > 0 && !credential.allowedOrigins.includes(request.origin)) {
+    return authFailure(403, 'origin_not_allowed', "the request's Origin is not among the credential's allowed_origins");
+  }
+
   if (credential.cidrsInvalid || credential.allowedRanges.length > 0) {
     const address = parseAddress(request.clientAddress());
     if (credential.cidrsInvalid || !address || !inAnyRange(address, credential.allowedRanges)) {
@@ -93,6 +103,12 @@ export function authenticate(request: SignedRequest, context: AuthContext): Auth
 
   return {
     ok: true,
-    caller: { orgId: credential.orgId, credentialId: credential.credentialId, accessKey: credential.accessKey, type: credential.type },
+    caller: {
+      orgId: credential.orgId,
+      credentialId: credential.credentialId,
+      accessKey: credential.accessKey,
+      type: credential.type,
+      ...(credential.deviceIds ? { deviceIds: credential.deviceIds } : {}),
+    },
   };
 }

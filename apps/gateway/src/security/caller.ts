@@ -7,6 +7,8 @@ export interface Caller {
   credentialId: string;
   accessKey: string;
   type: 'secret' | 'public';
+  /** The devices the credential may see; undefined: every device of the organization (device-scope.ts). */
+  deviceIds?: ReadonlySet<number>;
 }
 
 /** Where the security pipeline leaves the caller on the Fastify request. */

@@ -77,6 +77,19 @@ export class SecurityPipeline {
     // through Nest so it does not add its own JSON parser over this one at init.
     fastify.removeAllContentTypeParsers();
     app.useBodyParser('*', { bodyLimit }, async (_request: FastifyRequest, body: Buffer) => body);
+    // A CORS preflight carries no credential: it is answered for the origins some active credential allows.
+    fastify.addHook('onRequest', (request, reply, done) => {
+      if (!isPreflight(request) || isOpenRoute(request.routeOptions?.url)) return done();
+      const origin = oneOrigin(request.headers.origin);
+      if (origin !== undefined && this.credentials.allowsOrigin(origin)) {
+        void reply
+          .code(204)
+          .headers({ ...corsHeaders(origin), ...PREFLIGHT_HEADERS })
+          .send();
+        return;
+      }
+      this.reject(request, reply, new ProblemException(403, 'origin_not_allowed', 'no credential allows browsers from this Origin'), {});
+    });
     fastify.addHook('preHandler', (request, reply) => this.handle(request, reply));
     // Refusals made before the pipeline could run (a body over the limit) carry the source address's
     // failure budget too, and spend it: nothing in them was verified. (Fastify answers a path
@@ -109,6 +122,7 @@ export class SecurityPipeline {
       target: request.raw.url ?? request.url,
       body: raw,
       authorization: request.headers.authorization,
+      origin: oneOrigin(request.headers.origin),
       clientAddress: addressOf,
     };
     // The access key the check asked the view for, and the record it got.
@@ -122,6 +136,8 @@ export class SecurityPipeline {
         record = this.credentials.find(key);
         // The access line names the credential the request claims, refused or not (never its key or secret).
         if (record) setAccessLogFields(request, { org_id: record.orgId, credential_id: record.credentialId });
+        // A browser on an origin the credential allows may read the answer, refusals included.
+        if (record && signed.origin !== undefined && record.allowedOrigins.includes(signed.origin)) void reply.headers(corsHeaders(signed.origin));
         return record;
       },
     };
@@ -175,6 +191,31 @@ export class SecurityPipeline {
     return reply;
   }
 }
+
+/** A browser's CORS preflight: OPTIONS with Origin and Access-Control-Request-Method. */
+function isPreflight(request: FastifyRequest): boolean {
+  return request.method === 'OPTIONS' && request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined;
+}
+
+function oneOrigin(header: string | string[] | undefined): string | undefined {
+  return Array.isArray(header) ? header[0] : header;
+}
+
+/** Lets the page on `origin` read the answer and the headers a client needs from it. */
+function corsHeaders(origin: string): Record<string, string> {
+  return {
+    'access-control-allow-origin': origin,
+    'access-control-expose-headers': 'RateLimit, RateLimit-Policy, Retry-After, X-Request-Id',
+    vary: 'Origin',
+  };
+}
+
+/** What a preflight may ask for: the gateway's methods and the headers its routes read; cached 10 minutes. */
+const PREFLIGHT_HEADERS = {
+  'access-control-allow-methods': 'GET, POST',
+  'access-control-allow-headers': 'Authorization, Content-Type, X-Timezone, X-Unit',
+  'access-control-max-age': '600',
+};
 
 /** The stamp to compare in the rate-limit script: the credential's, against the version the request was checked with. */
 function stampCheck(record: CredentialRecord | undefined): StampCheck | undefined {

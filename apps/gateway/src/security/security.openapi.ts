@@ -32,6 +32,12 @@ const EXAMPLES = {
   ),
   unknown_access_key: refusal(401, 'unknown_access_key', 'An access key no credential has', 'the access key is not known'),
   credential_revoked: refusal(401, 'credential_revoked', 'A revoked credential', 'the credential has been revoked'),
+  credential_expired: refusal(
+    401,
+    'credential_expired',
+    'A credential past its expires_at',
+    'the credential expired; an admin can extend its expires_at or create another',
+  ),
   invalid_signature: refusal(
     401,
     'invalid_signature',
@@ -45,6 +51,12 @@ const EXAMPLES = {
     'source_address_not_allowed',
     "A request from outside the credential's allowed_cidrs",
     "the source address is outside the credential's allowed_cidrs",
+  ),
+  origin_not_allowed: refusal(
+    403,
+    'origin_not_allowed',
+    "A browser call from an Origin outside the credential's allowed_origins",
+    "the request's Origin is not among the credential's allowed_origins",
   ),
 } satisfies Record<AuthFailureCode, ProblemExample>;
 

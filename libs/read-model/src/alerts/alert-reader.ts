@@ -18,14 +18,23 @@ export interface AlertCursor {
 export async function listAlertEpisodes(
   db: Queryable,
   orgId: string,
-  query: { deviceId?: number; state: EpisodeStateFilter; limit: number; after?: AlertCursor },
+  query: { deviceId?: number; deviceIds?: readonly number[]; state: EpisodeStateFilter; limit: number; after?: AlertCursor },
 ): Promise<{ episodes: EpisodeRow[]; hasMore: boolean }> {
   const rows: EpisodeRow[] = await db.query(
     `SELECT ${EPISODE_COLUMNS()} FROM ingest.alert_episodes e
      WHERE e.org_id = $1 AND ($2::bigint IS NULL OR e.device_id = $2) AND ($3::text = 'all' OR e.state = $3)
        AND ($4::timestamptz IS NULL OR (e.raised_at, e.id) < ($4::timestamptz, $5::uuid))
+       AND ($7::bigint[] IS NULL OR e.device_id = ANY($7::bigint[]))
      ORDER BY e.raised_at DESC, e.id DESC LIMIT $6`,
-    [orgId, query.deviceId ?? null, query.state, query.after ? new Date(query.after.raisedAt).toISOString() : null, query.after?.id ?? null, query.limit + 1],
+    [
+      orgId,
+      query.deviceId ?? null,
+      query.state,
+      query.after ? new Date(query.after.raisedAt).toISOString() : null,
+      query.after?.id ?? null,
+      query.limit + 1,
+      query.deviceIds ?? null,
+    ],
   );
   return { episodes: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
 }
