@@ -65,4 +65,20 @@ describe('pruning the change log behind its readers', () => {
     expect(await prune()).toBe(0);
     expect(await logged()).toEqual([4]);
   });
+
+  it('empties the log without dead rows once every reader has taken a backfill', async () => {
+    await ds.query(`INSERT INTO integrations.reading_changes_position (reader, consumed) VALUES ('exports', '1:1:')`);
+    const before = (await logged()).length;
+    for (let deviceId = 10; deviceId < 40; deviceId++) await write(deviceId);
+    expect(await prune()).toBe(0);
+    await readerTakesAll();
+    expect(await prune()).toBe(before + 30);
+    expect(await logged()).toEqual([]);
+    const [size] = await ds.query(
+      `SELECT pg_relation_size('ingest.reading_changes')::int AS heap, n_dead_tup::int AS dead FROM pg_stat_user_tables WHERE relid = 'ingest.reading_changes'::regclass`,
+    );
+    expect(size).toEqual({ heap: 0, dead: 0 });
+    await write(40);
+    expect(await logged()).toEqual([40]);
+  });
 });

@@ -8,6 +8,7 @@ import { ReadModel1763800000000 } from './read-model.migration';
 import { ReadingChanges1764100000000 } from './reading-changes.migration';
 import { ReadingChangesByTransaction1764400000000 } from './reading-changes-by-transaction.migration';
 import { ReadingResets1764600000000 } from './reading-resets.migration';
+import { ReadingChangesTruncate1764700000000 } from './reading-changes-truncate.migration';
 
 /**
  * The read model's tables live in the `ingest` schema (ingest writes them;
@@ -28,6 +29,7 @@ export const ingestStore: ServiceStore = {
     ReadingChangesByTransaction1764400000000,
     ExternalIds1764500000000,
     ReadingResets1764600000000,
+    ReadingChangesTruncate1764700000000,
   ],
   entities: [],
 };
