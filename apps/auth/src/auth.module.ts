@@ -9,6 +9,7 @@ import { CollectorCredentialsModule } from './collector-credentials/collector-cr
 import { CredentialsModule } from './credentials/credentials.module';
 import { EventsModule } from './events/events.module';
 import { ExportsModule } from './exports/exports.module';
+import { IdempotencyModule } from './idempotency/idempotency.module';
 import { IntegrationsClientModule } from './integrations/integrations-client.module';
 import { authStore } from './migrations';
 import { SessionsModule } from './sessions/sessions.module';
@@ -31,6 +32,7 @@ export class AuthModule {
         RedisModule.forService('auth', { whenDown: 'degraded' }),
         NatsModule.forService('auth', (bus) => ({ streams: [platformStreams(bus).authEvents], consumers: [] }), { whenDown: 'degraded' }),
         EventsModule,
+        IdempotencyModule,
         SessionsModule,
         CredentialsModule,
         CollectorCredentialsModule,

@@ -2,6 +2,7 @@ import type { AppConfig } from '@meter/config';
 import { buildOpenApiDocument, ERROR_PAGE_SENTENCE, ProblemException, problemResponse, type ApiDefinition } from '@meter/http';
 import { DATABASE_UNAVAILABLE_ANSWERS } from '@meter/persistence';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
+import { IDEMPOTENCY_ON_POST } from '../idempotency/idempotency.openapi';
 import { AuthModule } from '../auth.module';
 
 export const BEARER_SCHEME = 'Bearer';
@@ -92,6 +93,7 @@ export const MANAGEMENT_API: ApiDefinition = {
   sharedResponses: { 401: NOT_AUTHENTICATED },
   // Sessions, admins and credentials live in Postgres: every route, POST /login included, needs it.
   everyOperation: DATABASE_UNAVAILABLE_ANSWERS,
+  everySecuredPost: IDEMPOTENCY_ON_POST,
 };
 
 /** The management API's OpenAPI document: what docs/openapi/management.json holds and the auth process serves at /docs. */

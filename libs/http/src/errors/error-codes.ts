@@ -125,6 +125,10 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
     meaning: 'The `Idempotency-Key` was used before with another body.',
     action: 'Send a new key for a new request; repeat a request with its own key and the same body.',
   },
+  idempotency_key_in_progress: {
+    meaning: 'The first request with this `Idempotency-Key` was still running after 10 seconds.',
+    action: 'Repeat the same request after `Retry-After` seconds: it then gets the first answer.',
+  },
   rate_limited: {
     meaning: 'Too many requests: the credential used its budget, or too many refused requests came from your address (`RateLimit-Policy` says which).',
     action: 'Wait the `Retry-After` seconds (`retry_after` says the same), then sign the request again.',

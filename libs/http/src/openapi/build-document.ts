@@ -3,6 +3,7 @@ import { RequestMethod, type Type } from '@nestjs/common';
 import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DECORATORS } from '@nestjs/swagger';
 import type { InfoObject, OpenAPIObject, SecurityRequirementObject, SecuritySchemeObject, ServerObject, TagObject } from 'openapi3-ts/oas31';
+import type { ZodObject } from 'zod';
 import { collectControllers, type ModuleRef } from './collect-controllers';
 import { DOCUMENTED_OPERATION, type DocumentedOperation } from './documented';
 import { addResponses } from './merge-responses';
@@ -29,6 +30,8 @@ export interface ApiDefinition {
   everyOperation?: Record<number, ResponseConfig>;
   /** Answers of every operation with a body, before a route sees it: BODY_PROBLEMS unless the API takes bodies its own way. */
   bodyProblems?: Record<number, ResponseConfig>;
+  /** Headers and answers every POST that uses `security` adds (the management API's `Idempotency-Key`). */
+  everySecuredPost?: { headers: ZodObject; responses: Record<number, ResponseConfig> };
 }
 
 /** A documented route as the router serves it. */
@@ -96,6 +99,13 @@ export function openApiDocumentOf(api: ApiDefinition, routes: readonly Documente
     addResponses(responses, REQUEST_PROBLEMS);
     if (operation.security === undefined) addResponses(responses, api.sharedResponses);
     addResponses(responses, api.everyOperation ?? {});
+    let request = operation.request;
+    if (method === 'post' && operation.security === undefined && api.everySecuredPost) {
+      const { headers, responses: added } = api.everySecuredPost;
+      const own = request?.headers;
+      request = { ...request, headers: own && 'extend' in own ? own.extend(headers.shape) : headers };
+      addResponses(responses, added);
+    }
     registry.registerPath({
       method,
       path,
@@ -104,7 +114,7 @@ export function openApiDocumentOf(api: ApiDefinition, routes: readonly Documente
       summary: operation.summary,
       description: operation.description,
       ...(operation.security ? { security: operation.security } : {}),
-      ...(operation.request ? { request: operation.request } : {}),
+      ...(request ? { request } : {}),
       responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b))),
     });
   }
