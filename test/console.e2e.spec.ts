@@ -5,7 +5,7 @@ import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '@meter/crypto';
 import { eventually, isolatedInfra, startReadyApp, type IsolatedInfra, type PlatformProcess } from '@meter/testing';
-import { authDataSource, newOrg, startAuth } from './auth-support';
+import { authDataSource, newOrg } from './auth-support';
 import { launchChromium, LAYOUTS, screenshot } from './console-browser';
 import { startS3, type S3Emulator } from './export-emulators';
 import { signedRequest, testKeyRing } from './gateway-support';
@@ -22,6 +22,7 @@ describe('admin console in Chromium', () => {
   let gateway: { process: PlatformProcess; port: number };
   let vault: { process: PlatformProcess };
   let integrations: { process: PlatformProcess };
+  let ingest: { process: PlatformProcess };
   let s3: S3Emulator;
   let receiver: Server;
   let receiverUrl: string;
@@ -45,23 +46,24 @@ describe('admin console in Chromium', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/meter`;
     const dataDir = `.data/test-${infra.busPrefix}`;
-    [auth, gateway, vault, integrations, s3, browser] = await Promise.all([
-      startAuth(infra, { CREDENTIAL_KEYRING: keys.env }),
-      startReadyApp('gateway', infra.env({ CREDENTIAL_KEYRING: keys.env })),
-      startReadyApp('vault', infra.env({ VAULT_ROOT_KEYRING: ringEntry('k1') })),
-      startReadyApp('integrations', infra.env({ EXPORT_POLL_SECONDS: '0.5', DATA_DIR: dataDir })),
-      startS3(),
-      launchChromium(),
+    // Two waves: on a loaded machine, six processes starting at once can each miss their start-up deadline.
+    const started = await startReadyApp('auth', infra.env({ CREDENTIAL_KEYRING: keys.env, DATA_DIR: dataDir }), 90_000);
+    auth = { process: started.process, base: `http://127.0.0.1:${started.port}` };
+    [gateway, vault, integrations] = await Promise.all([
+      startReadyApp('gateway', infra.env({ CREDENTIAL_KEYRING: keys.env }), 90_000),
+      startReadyApp('vault', infra.env({ VAULT_ROOT_KEYRING: ringEntry('k1') }), 90_000),
+      startReadyApp('integrations', infra.env({ EXPORT_POLL_SECONDS: '0.5', DATA_DIR: dataDir }), 90_000),
     ]);
+    [ingest, s3, browser] = await Promise.all([startReadyApp('ingest', infra.env({}), 90_000), startS3(), launchChromium()]);
     org = await newOrg(db, { fastHash: true });
     context = await browser.newContext({ viewport: LAYOUTS.desktop, baseURL: auth.base });
     page = await context.newPage();
     page.on('request', (request) => urls.push(request.url()));
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     await browser?.close();
-    await Promise.all([auth?.process.stop(), gateway?.process.stop(), vault?.process.stop(), integrations?.process.stop(), s3?.stop()]);
+    await Promise.all([auth?.process.stop(), gateway?.process.stop(), vault?.process.stop(), integrations?.process.stop(), ingest?.process.stop(), s3?.stop()]);
     await new Promise((resolve) => receiver?.close(resolve));
     await db?.destroy();
     await infra?.cleanup();

@@ -153,6 +153,7 @@ describe('npm run demo against the platform as `npm start` runs it', () => {
     expect(before).toContain(cliCall);
     expect(cliCall).toMatch(/^ {2}--secret-key=\S+ \\$/m);
     expect(before).toMatch(/\(log in as demo\+\S+@example\.com \/ \S+\)/);
+    expect(before).toMatch(/^Admin console http:\/\/\S+\/console\/ \(sign in with email demo\+\S+@example\.com and password \S+\)$/m);
     // the printed export sets both keys, whatever characters the secret holds
     const exported = before.split('\n').find((l) => l.trim().startsWith('export METER_ACCESS_KEY='))!;
     const { stdout } = await run('sh', ['-c', `${exported}; printf '%s\\n%s' "$METER_ACCESS_KEY" "$METER_SECRET_KEY"`]);

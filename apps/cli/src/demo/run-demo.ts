@@ -68,6 +68,7 @@ export async function runDemo(config: AppConfig, options: DemoOptions): Promise<
   say(cliCallCommand({ url, ...keys }));
   say();
   say(`Management API ${managementUrl} (log in as ${email} / ${password}); API documents ${gatewayUrl}/docs and ${managementUrl}/docs`);
+  say(`Admin console ${managementUrl}/console/ (sign in with email ${email} and password ${password})`);
   say();
 
   const published = await publishAndIngest(config, orgId);

@@ -17,8 +17,8 @@ export function whenUnauthorized(callback: () => void): void {
  * One call of the management API on this origin, authenticated by the session cookie; state-changing
  * calls carry the CSRF token. A problem answer throws an ApiError; so does a network failure (status 0).
  */
-export async function api<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json, application/problem+json' };
+export async function api<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json, application/problem+json', ...extraHeaders };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
   let response: Response;

@@ -6,6 +6,7 @@ import { ConfirmButton } from '../components/confirm-button';
 import { Field, FormError } from '../components/field';
 import { SecretOnce } from '../components/secret-once';
 import { Empty, ErrorMessage, Loading } from '../components/states';
+import { TableWrap } from '../components/table-wrap';
 import { formatDateTime, formatList, parseCidrList } from '../format';
 
 interface Credential {
@@ -77,7 +78,7 @@ export function CredentialsPage() {
           <p>No credentials yet. Create one to let an application call the consumption API.</p>
         </Empty>
       ) : (
-        <div className="table-wrap">
+        <TableWrap>
           <table>
             <caption className="visually-hidden">API credentials</caption>
             <thead>
@@ -101,7 +102,7 @@ export function CredentialsPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
     </>
   );

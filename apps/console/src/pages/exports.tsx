@@ -5,6 +5,7 @@ import { ApiError, describeError, fieldErrorsFor } from '../api/problem';
 import { ConfirmButton } from '../components/confirm-button';
 import { Field, FormError } from '../components/field';
 import { Empty, ErrorMessage, Loading } from '../components/states';
+import { TableWrap } from '../components/table-wrap';
 import { formatBytes, formatDateTime, localDate } from '../format';
 
 interface Run {
@@ -239,7 +240,7 @@ function IntegrationPanel({ integration }: { integration: Integration }) {
           <p>No run yet: the first runs tonight at {integration.schedule.at}, or use Run again for past days.</p>
         </Empty>
       ) : (
-        <div className="table-wrap">
+        <TableWrap>
           <table>
             <caption className="visually-hidden">Runs of {title}</caption>
             <thead>
@@ -277,7 +278,7 @@ function IntegrationPanel({ integration }: { integration: Integration }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
     </section>
   );

@@ -5,6 +5,7 @@ import { ApiError, describeError, fieldErrorsFor } from '../api/problem';
 import { ConfirmButton } from '../components/confirm-button';
 import { Field, FormError } from '../components/field';
 import { Empty, ErrorMessage, Loading } from '../components/states';
+import { TableWrap } from '../components/table-wrap';
 import { formatDateTime } from '../format';
 import { FIELD_LABELS, NON_SECRET_FIELDS, VAULT_TYPES, type VaultType } from '../vault-types';
 
@@ -45,7 +46,7 @@ export function VaultPage() {
           <p>The vault is empty. Add the storage credentials an export should write with (for example an S3 access key).</p>
         </Empty>
       ) : (
-        <div className="table-wrap">
+        <TableWrap>
           <table>
             <caption className="visually-hidden">Vault entries</caption>
             <thead>
@@ -66,7 +67,7 @@ export function VaultPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
     </>
   );

@@ -6,6 +6,7 @@ import { ConfirmButton } from '../components/confirm-button';
 import { Field, FormError } from '../components/field';
 import { SecretOnce } from '../components/secret-once';
 import { Empty, ErrorMessage, Loading } from '../components/states';
+import { TableWrap } from '../components/table-wrap';
 import { formatDateTime, formatList } from '../format';
 
 interface Endpoint {
@@ -202,7 +203,7 @@ function Deliveries({ endpointId }: { endpointId: string }) {
       </Empty>
     );
   return (
-    <div className="table-wrap">
+    <TableWrap>
       <table>
         <caption className="visually-hidden">Deliveries</caption>
         <thead>
@@ -240,6 +241,6 @@ function Deliveries({ endpointId }: { endpointId: string }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
