@@ -11,7 +11,7 @@ import { eventually, isolatedInfra, readParquetWithDuckDb, startReadyApp, type I
 import { authDataSource, call, login, newOrg, startAuth, streamMessages } from './auth-support';
 import { startAzurite, startGcsDouble, startS3, type AzureEmulator, type GcsDouble, type S3Emulator } from './export-emulators';
 import { signedRequest, testKeyRing } from './gateway-support';
-import { ringEntry } from './vault-fixtures';
+import { ringEntry, vaultRequest } from './vault-fixtures';
 
 /**
  * Batch exports end to end: readings through NATS and ingest into the read
@@ -540,7 +540,7 @@ describe('batch exports to S3, Azure and GCS', () => {
     expect(((await ok('a', 'GET', `/integrations/${integrationIds.s3}/runs`)).runs as Json[]).filter((r) => r.trigger === 'restatement')).toHaveLength(1);
   });
 
-  it('fails runs with the destination refusing, the bucket gone or the vault entry deleted, after 3 attempts, and says so in events', async () => {
+  it('fails runs with the destination refusing or the bucket gone after 3 attempts, the vault entry deleted at once, and says so in events', async () => {
     const body = { type: 'batch_export', storage_type: 's3_identity', destination: { bucket: 'meter-a' } };
     // Access refused: the Azure entry is replaced by a read-only signature after activation.
     await vaultEntry('a', 'readonly', 'azure_identity', azureIdentity(azureSas));
@@ -551,10 +551,18 @@ describe('batch exports to S3, Azure and GCS', () => {
     // The bucket is deleted after activation.
     const gone = (await ok('a', 'POST', '/integrations', { ...body, namespace: 'batch', destination: { bucket: 'meter-a-gone' } }, 201)).id;
     await s3.deleteBucket('meter-a-gone');
-    // The vault entry is deleted under the active integration.
+    // The management API refuses to delete the entry of an active integration, naming it.
     const entry = await vaultEntry('a', 'doomed', 's3_identity', s3Identity());
     const doomed = (await ok('a', 'POST', '/integrations', { ...body, namespace: 'doomed' }, 201)).id;
-    expect((await api('a', 'DELETE', `/organization-vault/${entry.id}`)).status).toBe(204);
+    const refused = await api('a', 'DELETE', `/organization-vault/${entry.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'vault_entry_in_use', integrations: [{ id: doomed }] });
+    expect(refused.body.detail).toContain(doomed);
+    // An entry no active integration opens is deleted as before.
+    const spare = await vaultEntry('a', 'spare', 's3_identity', s3Identity());
+    expect((await api('a', 'DELETE', `/organization-vault/${spare.id}`)).status).toBe(204);
+    // Gone anyway (deleted on the vault's own interface): the run fails at its first attempt.
+    expect(await vaultRequest(nc, infra.bus, 'delete', { org_id: org.a.id, actor: 'export-test', entry_id: entry.id })).toMatchObject({ ok: true });
 
     const runs = await Promise.all([denied, gone, doomed].map((id) => runRange('a', id, '2026-03-28', '2026-03-28')));
     expect(runs.map((r) => [r.status, r.error?.code])).toEqual([
@@ -565,7 +573,13 @@ describe('batch exports to S3, Azure and GCS', () => {
     expect(runs[0].error.message).toContain('AuthorizationPermissionMismatch');
     expect(runs.every((r) => r.files.length === 0)).toBe(true);
     const attempts = await db.query(`SELECT run_id::text, attempts FROM integrations.export_run_days WHERE run_id = ANY($1::uuid[])`, [runs.map((r) => r.id)]);
-    expect(attempts.map((a: Json) => a.attempts)).toEqual([3, 3, 3]);
+    expect(attempts.map((a: Json) => [a.run_id, a.attempts])).toEqual(
+      expect.arrayContaining([
+        [runs[0].id, 3],
+        [runs[1].id, 3],
+        [runs[2].id, 1],
+      ]),
+    );
 
     const events = await eventually(
       async () => {

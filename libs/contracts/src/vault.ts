@@ -62,7 +62,20 @@ export const vaultUpsertRequest = z.object({
   entry: z.unknown(),
 });
 export const vaultListRequest = z.object({ org_id: orgIdSchema, actor });
-export const vaultDeleteRequest = z.object({ org_id: orgIdSchema, actor, entry_id: z.string().min(1).max(200) });
+/** An entry that active integrations use, by the (namespace, type) they open: the vault refuses to delete it. */
+export const vaultEntryUse = z.object({
+  namespace: z.string().max(200),
+  type: z.string().max(100),
+  integration_ids: z.array(z.string().max(100)).min(1).max(1000),
+});
+export type VaultEntryUse = z.infer<typeof vaultEntryUse>;
+export const vaultDeleteRequest = z.object({
+  org_id: orgIdSchema,
+  actor,
+  entry_id: z.string().min(1).max(200),
+  /** Checked in the delete's own transaction, so the refusal and the delete cannot interleave with another delete. */
+  in_use: z.array(vaultEntryUse).max(1000).optional(),
+});
 export const vaultOpenRequest = z.object({
   org_id: orgIdSchema,
   actor,
@@ -77,7 +90,7 @@ export type VaultOpenRequest = z.infer<typeof vaultOpenRequest>;
 
 /**
  * What went wrong, typed so the auth service maps it to problem+json:
- * validation_failed -> 400, not_found -> 404, bad_request -> 400 (a
+ * validation_failed -> 400, not_found -> 404, in_use -> 409, bad_request -> 400 (a
  * malformed request envelope), unreadable (sealed data failed to open) and
  * internal -> 500 without details; deadline_exceeded (the request's deadline
  * passed before the work was done, nothing changed) -> 503.
@@ -86,6 +99,7 @@ export const vaultError = z.discriminatedUnion('code', [
   z.object({ code: z.literal('validation_failed'), detail: z.string(), errors: z.array(fieldError).min(1) }),
   z.object({ code: z.literal('not_found'), detail: z.string() }),
   z.object({ code: z.literal('unreadable'), detail: z.string() }),
+  z.object({ code: z.literal('in_use'), detail: z.string(), integration_ids: z.array(z.string()).min(1) }),
   ...rpcCommonErrors,
 ]);
 export type VaultError = z.infer<typeof vaultError>;

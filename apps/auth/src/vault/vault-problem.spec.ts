@@ -11,6 +11,11 @@ describe('vaultProblem', () => {
     expect(vaultProblem({ code: 'not_found', detail: 'no vault entry' }).toProblem()).toMatchObject({ status: 404, code: 'not_found' });
   });
 
+  it('maps in_use to 409 vault_entry_in_use naming the integrations', () => {
+    const problem = vaultProblem({ code: 'in_use', detail: 'used by active integrations i1, i2', integration_ids: ['i1', 'i2'] }).toProblem();
+    expect(problem).toMatchObject({ status: 409, code: 'vault_entry_in_use', integrations: [{ id: 'i1' }, { id: 'i2' }] });
+  });
+
   it('maps deadline_exceeded (nothing was done) to 503 vault_unavailable with Retry-After', () => {
     const problem = vaultProblem({ code: 'deadline_exceeded', detail: 'late' });
     expect(problem.toProblem()).toMatchObject({ status: 503, code: 'vault_unavailable' });

@@ -12,6 +12,8 @@ export function vaultProblem(error: VaultError): ProblemException {
       return validationFailed(error.errors);
     case 'not_found':
       return notFound(error.detail);
+    case 'in_use':
+      return new ProblemException(409, 'vault_entry_in_use', error.detail, { integrations: error.integration_ids.map((id) => ({ id })) });
     case 'deadline_exceeded':
       return vaultUnavailable();
     default:

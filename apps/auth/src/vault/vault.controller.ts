@@ -3,6 +3,7 @@ import { isVaultEntryId, vaultDeleteReply, vaultListReply, vaultUpsertReply } fr
 import { notFound, validationFailed } from '@meter/http';
 import { AdminSessionGuard, CurrentAdmin, type CurrentAdminInfo } from '../sessions';
 import { VaultClient } from './vault-client';
+import { VaultEntryUsers } from './vault-entry-users';
 import { vaultProblem } from './vault-problem';
 import { ApiDeleteVaultEntry, ApiListVaultEntries, ApiUpsertVaultEntry } from './vault.openapi';
 import type { VaultEntryId, VaultEntryList } from './vault.schemas';
@@ -15,7 +16,10 @@ import type { VaultEntryId, VaultEntryList } from './vault.schemas';
 @Controller('organization-vault')
 @UseGuards(AdminSessionGuard)
 export class VaultController {
-  constructor(@Inject(VaultClient) private readonly vault: VaultClient) {}
+  constructor(
+    @Inject(VaultClient) private readonly vault: VaultClient,
+    @Inject(VaultEntryUsers) private readonly users: VaultEntryUsers,
+  ) {}
 
   @Patch()
   @HttpCode(200)
@@ -42,7 +46,9 @@ export class VaultController {
   @ApiDeleteVaultEntry()
   async delete(@CurrentAdmin() admin: CurrentAdminInfo, @Param('id') id: string) {
     if (!isVaultEntryId(id)) throw notFound('no vault entry with this id in the organization');
-    const reply = await this.vault.request('delete', { org_id: admin.orgId, actor: admin.adminId, entry_id: id }, vaultDeleteReply);
+    // The vault refuses, inside its delete, an entry an active integration opens: its runs would fail.
+    const inUse = await this.users.inUse(admin.orgId, admin.adminId);
+    const reply = await this.vault.request('delete', { org_id: admin.orgId, actor: admin.adminId, entry_id: id, in_use: inUse }, vaultDeleteReply);
     if (!reply.ok) throw vaultProblem(reply.error);
   }
 }

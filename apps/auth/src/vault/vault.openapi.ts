@@ -1,9 +1,11 @@
 import type { ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { Documented, jsonBody, jsonResponse, noContent, notFound, ProblemException, problemResponse, RETRY_AFTER_HEADER, validationFailed } from '@meter/http';
 import { NON_SECRET_FIELD_NAMES, vaultEntryIdPath, vaultEntryIdSchema, vaultEntryListSchema, vaultEntryUpsertRequest } from './vault.schemas';
+import { integrationsUnavailable } from '../integrations/integrations-problem';
 import { vaultProblem } from './vault-problem';
 
 const ENTRY_ID = '0b6f3c1e-94d2-4a7b-8e15-3c9d2f7a6b40';
+const INTEGRATION_ID = '5d2c8a41-7e3b-4f60-9a1d-2b8e6c4f0a73';
 
 /** What a vault route answers when the vault service fails it (VaultClient, vaultProblem). */
 const VAULT_FAILURES: Record<number, ResponseConfig> = {
@@ -118,13 +120,41 @@ export const ApiListVaultEntries = () =>
 export const ApiDeleteVaultEntry = () =>
   Documented({
     summary: 'Delete a vault entry',
-    description: 'Destroys the sealed data of the entry.',
+    description:
+      'Destroys the sealed data of the entry. An entry that an active integration opens (its `namespace` and `storage_type`) is not deleted: 409 `vault_entry_in_use` names those integrations; pause or delete them first.',
     request: { params: vaultEntryIdPath },
     responses: {
       204: noContent('Deleted.'),
       404: problemResponse('`not_found`: the organization has no vault entry with this id.', {
         not_found: { summary: 'An id of no entry of this organization', problem: notFound('no vault entry with this id in the organization') },
       }),
+      409: problemResponse('`vault_entry_in_use`: active integrations use the entry; `integrations` lists their ids. Nothing was deleted.', {
+        vault_entry_in_use: {
+          summary: 'An entry an active export uses',
+          problem: vaultProblem({
+            code: 'in_use',
+            detail: `the s3_identity entry of namespace batch is used by active integrations ${INTEGRATION_ID}: pause or delete them first`,
+            integration_ids: [INTEGRATION_ID],
+          }),
+        },
+      }),
       ...VAULT_FAILURES,
+      503: problemResponse(
+        '`vault_unavailable` or `integrations_unavailable`: the vault service, or the integrations service asked which integrations use the entry, did not answer in time; nothing was deleted. Honour Retry-After.',
+        {
+          vault_unavailable: {
+            summary: 'No vault replica answers',
+            problem: new ProblemException(
+              503,
+              'vault_unavailable',
+              'the vault service is not reachable right now; try again shortly',
+              {},
+              { 'Retry-After': '5' },
+            ),
+          },
+          integrations_unavailable: { summary: 'No integrations replica answers in time', problem: integrationsUnavailable() },
+        },
+        RETRY_AFTER_HEADER,
+      ),
     },
   });

@@ -58,7 +58,7 @@ export class DayExporter {
     @Inject(ExportOutboxRelay) private readonly relay: ExportOutboxRelay,
   ) {}
 
-  /** One attempt of a day job; throws to have the queue retry it (not on the last attempt: that one fails the day). */
+  /** One attempt of a day job; throws to have the queue retry it (not on the last attempt, nor for a missing vault entry: those fail the day). */
   async run(job: DayJob, attempt: Attempt): Promise<void> {
     const day = await this.dataSource.transaction((manager) => startDay(manager, job.run_id, job.date));
     if (!day) return;
@@ -72,8 +72,10 @@ export class DayExporter {
       this.finished(finished);
     } catch (error) {
       const runError = runErrorOf(error);
+      // A missing vault entry stays missing: retrying would only delay the run's failure.
+      const final = attempt.final || runError.code === 'vault_entry_missing';
       this.metrics.failures.inc({ code: runError.code });
-      this.metrics.days.inc({ outcome: attempt.final ? 'failed' : 'retried' });
+      this.metrics.days.inc({ outcome: final ? 'failed' : 'retried' });
       // Name and code only: an error's message could quote what it choked on.
       this.logger.warn(
         `export of ${day.date} for integration ${day.integrationId} (run ${day.runId}), attempt ${attempt.number}: ${runError.code}: ${runError.message}` +
@@ -81,10 +83,10 @@ export class DayExporter {
       );
       const finished = await this.dataSource.transaction(async (manager) => {
         if (!(await lockRun(manager, day.runId))) return undefined;
-        return dayAttemptFailed(manager, day.runId, day.date, runError, attempt.final);
+        return dayAttemptFailed(manager, day.runId, day.date, runError, final);
       });
       this.finished(finished);
-      if (!attempt.final) throw new Error(`export attempt ${attempt.number} failed: ${runError.code}`);
+      if (!final) throw new Error(`export attempt ${attempt.number} failed: ${runError.code}`);
     }
   }
 

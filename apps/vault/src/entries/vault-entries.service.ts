@@ -19,7 +19,7 @@ import { validateEntryInput } from './entry-input';
 import { openEntry, type EntryRef } from './entry-seal';
 import { listedFields } from './mask';
 import { storeEntry, type StoredEntry } from './store-entry';
-import { entryNotFound, VaultFailure } from './vault-failure';
+import { entryInUse, entryNotFound, VaultFailure } from './vault-failure';
 
 interface EntryRow {
   id: string;
@@ -119,10 +119,17 @@ export class VaultEntriesService {
     });
   }
 
-  /** Deletes the row, so the sealed data is gone; the audit event keeps only metadata. */
+  /** Deletes the row, so the sealed data is gone; the audit event keeps only metadata. Refused while `in_use` names its (namespace, type). */
   async delete(request: VaultDeleteRequest, deadline = Deadline.none): Promise<{ id: string }> {
     if (!isVaultEntryId(request.entry_id)) throw entryNotFound();
     const deleted = await this.dataSource.transaction(async (sql) => {
+      const [entry]: Pick<EntryRow, 'namespace' | 'type'>[] = await sql.query(
+        `SELECT namespace, type FROM vault.entries WHERE org_id = $1 AND id = $2 FOR UPDATE`,
+        [request.org_id, request.entry_id],
+      );
+      if (!entry) return undefined;
+      const use = request.in_use?.find((u) => u.namespace === entry.namespace && u.type === entry.type);
+      if (use) throw entryInUse(entry, use.integration_ids);
       const rows: Pick<EntryRow, 'id' | 'namespace' | 'type' | 'version'>[] = await sql.query(
         `WITH gone AS (DELETE FROM vault.entries WHERE org_id = $1 AND id = $2 RETURNING id, namespace, type, version) SELECT * FROM gone`,
         [request.org_id, request.entry_id],

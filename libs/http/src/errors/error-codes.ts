@@ -103,7 +103,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
     action: 'Retry the request.',
   },
   vault_entry_in_use: {
-    meaning: 'Active integrations use the vault entry (`detail` names them).',
+    meaning: 'Active integrations use the vault entry, so it was not deleted (`integrations` lists their ids, `detail` names them).',
     action: 'Pause or delete those integrations first, or replace the entry instead (`PATCH /organization-vault`).',
   },
   payload_too_large: { meaning: 'The body is over the 64 KiB limit.', action: 'Send less (a dashboard takes up to 100 devices).' },

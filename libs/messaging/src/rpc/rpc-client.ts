@@ -1,10 +1,13 @@
-import { headers, type NatsConnection } from '@nats-io/nats-core';
+import { headers, NoRespondersError, type NatsConnection } from '@nats-io/nats-core';
 import type { z } from 'zod';
 import { RPC_DEADLINE_HEADER, rpcDeadline } from '@meter/contracts';
 import { knownDisconnected } from '../connection-state';
 
 /** No answer in time: no responder, a timeout or a lost connection. The request carried its deadline, so nothing was done. */
-export class RpcUnavailable extends Error {}
+export class RpcUnavailable extends Error {
+  /** True when the server said at once that nothing subscribes to the subject (no process of that service runs). */
+  noResponders = false;
+}
 
 /** An answer outside the operation's reply schema. */
 export class RpcBadReply extends Error {}
@@ -31,7 +34,9 @@ export async function requestRpc<S extends z.ZodType>(
   try {
     text = (await nc.request(subject, JSON.stringify(payload), { timeout: timeoutMs, headers: h })).string();
   } catch (error) {
-    throw new RpcUnavailable(`${subject} unanswered: ${error instanceof Error ? error.message : String(error)}`);
+    const unavailable = new RpcUnavailable(`${subject} unanswered: ${error instanceof Error ? error.message : String(error)}`);
+    unavailable.noResponders = error instanceof NoRespondersError || (error instanceof Error && error.cause instanceof NoRespondersError);
+    throw unavailable;
   }
   let parsed: z.ZodSafeParseResult<z.infer<S>>;
   try {
