@@ -178,7 +178,9 @@ describe('batch exports to S3, Azure and GCS', () => {
       DATA_DIR: `.data/test-${infra.busPrefix}`,
       RATE_LIMIT_PER_MINUTE: '100000',
       EXPORT_RETRY_DELAY_SECONDS: '1',
-      EXPORT_DAY_TIMEOUT_SECONDS: '8',
+      // A day's whole limit far beyond this file's waits: a killed worker's day comes back by its lease alone.
+      EXPORT_DAY_TIMEOUT_SECONDS: '1800',
+      EXPORT_DAY_LEASE_SECONDS: '10',
       EXPORT_POLL_SECONDS: '0.5',
       EXPORT_SCHEDULE_TICK_SECONDS: '1',
       GCS_API_ENDPOINT: gcs.apiEndpoint,
@@ -604,19 +606,21 @@ describe('batch exports to S3, Azure and GCS', () => {
     expect((await api('a', 'GET', `/integrations/${doomed}/runs/${runs[2].id}`)).status).toBe(404);
   });
 
-  it('finishes a run whole after integrations is killed in the middle of it', async () => {
+  it('finishes a run whole after integrations is killed (kill -9) in the middle of a day, by its lease, not the day timeout', async () => {
     const from = addDays(TODAY, -40);
     const to = addDays(TODAY, -1);
     const queued = await ok('a', 'POST', `/integrations/${integrationIds.s3}/runs`, { from, to }, 202);
     await eventually(
       async () => {
-        const [{ done }] = await db.query(`SELECT count(*)::int AS done FROM integrations.export_run_days WHERE run_id = $1 AND status = 'succeeded'`, [
-          queued.id,
-        ]);
-        return done >= 3;
+        const [{ done, running }] = await db.query(
+          `SELECT count(*) FILTER (WHERE status = 'succeeded')::int AS done, count(*) FILTER (WHERE status = 'running')::int AS running
+             FROM integrations.export_run_days WHERE run_id = $1`,
+          [queued.id],
+        );
+        return done >= 3 && running >= 1;
       },
       60_000,
-      'a few days exported',
+      'a few days exported, one under way',
     );
     integrations.signal('SIGKILL');
     await integrations.exited;
@@ -624,6 +628,7 @@ describe('batch exports to S3, Azure and GCS', () => {
     expect(done).toBeLessThan(40);
     const restarted = await startReadyApp('integrations', env);
     processes.push(restarted.process);
+    // EXPORT_DAY_TIMEOUT_SECONDS is 1800: finishing within this wait means the dead worker's lease ran out and its day was taken over.
     const run = await finished('a', integrationIds.s3, queued.id, 120_000);
     expect(run).toMatchObject({ status: 'succeeded', error: null });
     expect(run.files).toHaveLength(40);

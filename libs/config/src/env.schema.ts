@@ -190,13 +190,15 @@ export const envSchema = z
       .optional(),
     /** Integrations: day exports one process runs at the same time (docs/exports.md). */
     EXPORT_CONCURRENCY: positiveInt(2, 32),
-    /** Integrations: a day export still unfinished after this is taken for dead (a crashed process) and tried again. */
+    /** Integrations: the longest a day export may take, its lease renewed or not: past it, it is taken for stuck and tried again. */
     EXPORT_DAY_TIMEOUT_SECONDS: z.coerce
       .number()
       .int()
       .min(5)
       .max(6 * 3600)
       .default(1800),
+    /** Integrations: a day export's lease, renewed while its process works: a day whose process died is retried about this long after. */
+    EXPORT_DAY_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(20),
     /** Integrations: the first retry of a failed day export waits about this long, each next one twice as long (3 attempts). */
     EXPORT_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
     /** Integrations: how often each replica looks for integrations whose schedule time has come. */

@@ -100,7 +100,7 @@ export class DayExporter {
       );
       const error: RunError = last?.error_code
         ? { code: last.error_code as RunError['code'], message: last.error_message ?? '' }
-        : { code: 'internal', message: `the export did not finish within ${this.config.EXPORT_DAY_TIMEOUT_SECONDS} s` };
+        : { code: 'internal', message: `the export's process stopped, or it did not finish within ${this.config.EXPORT_DAY_TIMEOUT_SECONDS} s` };
       return dayAttemptFailed(manager, job.run_id, job.date, error, true);
     });
     this.finished(finished);

@@ -12,8 +12,10 @@ export interface ExportJobsOptions {
   databaseUrl: string;
   /** day jobs one process runs at once */
   concurrency: number;
-  /** a day job active this long is taken for dead (its process crashed) and failed, then retried */
+  /** the longest a day job may stay active, however often its lease is renewed: past it, it is failed, then retried */
   timeoutSeconds: number;
+  /** a day job's lease: renewed while its worker lives, so a job whose process died is failed and retried this long after */
+  leaseSeconds: number;
   /** first retry delay; each next one about twice as long (pg-boss backoff with jitter) */
   retryDelaySeconds: number;
   pollSeconds: number;
@@ -51,8 +53,8 @@ export class ExportJobs {
       migrate: false,
       schedule: false,
       supervise: true,
-      // Expired jobs are found by maintenance: often enough that a crashed day restarts soon after its timeout.
-      maintenanceIntervalSeconds: Math.max(1, Math.min(60, Math.floor(options.timeoutSeconds / 4))),
+      // Expired jobs are found by maintenance: often enough that a crashed day restarts soon after its lease ran out.
+      maintenanceIntervalSeconds: Math.max(1, Math.min(60, Math.floor(Math.min(options.leaseSeconds, options.timeoutSeconds) / 4))),
     });
     this.boss.on('error', (error) => options.log.warn(`job queue: ${error.message}`));
   }
@@ -63,11 +65,37 @@ export class ExportJobs {
     for (let i = 0; i < this.options.concurrency; i++) {
       this.workerIds.push(
         await this.boss.work<DayJob>(EXPORT_DAY_QUEUE, options, async ([job]) => {
-          await work(job.data, { number: job.retryCount + 1, final: job.retryCount >= job.retryLimit });
+          const lease = this.holdLease(job.id);
+          try {
+            await work(job.data, { number: job.retryCount + 1, final: job.retryCount >= job.retryLimit });
+          } finally {
+            clearInterval(lease);
+          }
         }),
       );
     }
     this.workerIds.push(await this.boss.work<DayJob>(EXPORT_DAY_FAILED_QUEUE, options, async ([job]) => deadLetter(job.data)));
+  }
+
+  /**
+   * Renews an active day job's lease (pg-boss's `expire_in`, counted from
+   * `started_on`) a few times per lease while its worker runs, never past
+   * timeoutSeconds in all: a job whose process died stops being renewed and
+   * pg-boss's maintenance fails it (then retries it) once the lease runs out.
+   */
+  private holdLease(jobId: string): NodeJS.Timeout {
+    const { leaseSeconds, timeoutSeconds } = this.options;
+    const renew = () =>
+      this.boss
+        .getDb()
+        .executeSql(
+          `UPDATE ${EXPORT_JOBS_SCHEMA}.job
+             SET expire_in = LEAST(date_trunc('second', now() - started_on) + $3 * interval '1 second', $4 * interval '1 second')
+           WHERE name = $1 AND id = $2 AND state = 'active'`,
+          [EXPORT_DAY_QUEUE, jobId, leaseSeconds, timeoutSeconds],
+        )
+        .catch((error: Error) => this.options.log.warn(`renewing the lease of day job ${jobId}: ${error.message}`));
+    return setInterval(renew, Math.max(1000, (leaseSeconds * 1000) / 4));
   }
 
   /** Queues the days of a run inside the caller's transaction: they exist exactly when the run does. */
@@ -81,7 +109,7 @@ export class ExportJobs {
         retryLimit: DAY_ATTEMPTS - 1,
         retryDelay: this.options.retryDelaySeconds,
         retryBackoff: true,
-        expireInSeconds: this.options.timeoutSeconds,
+        expireInSeconds: Math.min(this.options.leaseSeconds, this.options.timeoutSeconds),
         deadLetter: EXPORT_DAY_FAILED_QUEUE,
       })),
       { db },

@@ -45,6 +45,7 @@ class ExportWorkers implements OnApplicationBootstrap, BeforeApplicationShutdown
           databaseUrl: config.DATABASE_URL,
           concurrency: config.EXPORT_CONCURRENCY,
           timeoutSeconds: config.EXPORT_DAY_TIMEOUT_SECONDS,
+          leaseSeconds: config.EXPORT_DAY_LEASE_SECONDS,
           retryDelaySeconds: config.EXPORT_RETRY_DELAY_SECONDS,
           pollSeconds: config.EXPORT_POLL_SECONDS,
           log: { warn: (message) => logger.warn(message) },
