@@ -5,10 +5,9 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('.', import.meta.url));
 
 const alias = Object.fromEntries(
-  ['config', 'persistence', 'messaging', 'http', 'redis', 'signing', 'consumption', 'crypto', 'contracts', 'platform', 'read-model'].map((lib) => [
-    `@meter/${lib}`,
-    resolve(root, `libs/${lib}/src`),
-  ]),
+  ['config', 'persistence', 'messaging', 'http', 'redis', 'signing', 'consumption', 'crypto', 'contracts', 'platform', 'read-model', 'device-reports'].map(
+    (lib) => [`@meter/${lib}`, resolve(root, `libs/${lib}/src`)],
+  ),
 );
 alias['@meter/testing'] = resolve(root, 'test/harness');
 // Each app's public face (apps/<app>/src/index.ts).

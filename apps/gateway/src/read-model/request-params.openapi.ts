@@ -1,49 +1,17 @@
 import { z } from 'zod';
 import type { HeadersObject } from 'openapi3-ts/oas31';
-import { EPISODE_CODES, type AlertCode } from '@meter/consumption';
+import { deviceIdSchema, parseDeviceId, requestedZone } from '@meter/device-reports';
 import { notFound, problemResponse, problemThrownBy, type ProblemExample } from '@meter/http';
-import { parseDeviceId, requestedZone } from './request-params';
+
+export { alertSchema, decimalStringSchema, deviceIdSchema, localDateSchema, timeZoneHeader } from '@meter/device-reports';
 
 /** The device most examples of the API document show. */
 export const EXAMPLE_DEVICE_ID = 1042;
-
-/** Device ids are positive integers a JS number holds exactly (request-params.ts parses them). */
-export const deviceIdSchema = z.int().min(1).max(Number.MAX_SAFE_INTEGER);
 
 /** `?device_id=` of the single-device routes. */
 export const deviceIdQuery = z.object({
   device_id: deviceIdSchema.meta({ description: 'The device (an id of GET /meter/v1/devices).', param: { example: EXAMPLE_DEVICE_ID } }),
 });
-
-/** `X-Timezone` on every route that works in local days. */
-export const timeZoneHeader = z.object({
-  'X-Timezone': z
-    .string()
-    .min(1)
-    .optional()
-    .meta({
-      description: "IANA time zone name the local days are counted in; absent: the device's own `time_zone`; not an IANA name: 400.",
-      param: { example: 'Europe/Madrid' },
-    }),
-});
-
-/** A day's or a panel's remark: `code` is stable, `message` is for people. */
-export const alertSchema = z
-  .object({
-    code: z.enum(['NO_DATA', 'REGISTER_RESET', ...EPISODE_CODES] satisfies AlertCode[]).meta({
-      description:
-        'NO_DATA: no reading covers the day (it counts 0); REGISTER_RESET: the register went down (a meter reset or replaced). ' +
-        'The codes of alert episodes (GET /meter/v1/alerts): on a day, those raised that day; on a panel, those open on its channel.',
-    }),
-    message: z.string(),
-  })
-  .meta({ id: 'Alert' });
-
-/** A local calendar date, `YYYY-MM-DD`. */
-export const localDateSchema = z.iso.date();
-
-/** A decimal as text with the device's decimal places, e.g. `"12.345"`. */
-export const decimalStringSchema = z.string().regex(/^-?[0-9]+(\.[0-9]+)?$/);
 
 /** Every answer of an authenticated request tells the credential's budget (draft-ietf-httpapi-ratelimit-headers). */
 export const RATE_LIMIT_STATE: HeadersObject = {
