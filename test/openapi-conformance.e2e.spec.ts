@@ -352,6 +352,44 @@ describe('docs/openapi/management.json describes the running management API', ()
     expect((await check('GET', '/collector-credentials/{id}/unmatched', '/collector-credentials/ccr_N5vB8cX1zL4kJ7hG2fD9sA/unmatched')).status).toBe(404);
   });
 
+  it('fleet: devices, history, three months, projection, alerts', async () => {
+    const { process: ingest } = await startReadyApp('ingest', infra.env({ INGEST_ALERT_RULES: 'off' }));
+    const nc = await connectNats(infra.natsUrl, 'openapi-conformance-fleet');
+    try {
+      const js = jetstream(nc);
+      const subject = (kind: string) => infra.bus.subject(`meter.${kind}.${org.orgId}.5`);
+      await js.publish(subject('devices'), JSON.stringify({ name: 'Harbour street', time_zone: 'Europe/Madrid' }));
+      const start = Date.now() - 72 * H;
+      const readings = Array.from({ length: 72 }, (_, i) => ({ read_at: iso(start + i * H), value: (10 + i * 0.02).toFixed(3) }));
+      await js.publish(subject('readings'), JSON.stringify(readings));
+      await js.publish(subject('alarms'), JSON.stringify({ code: 'TAMPER', state: 'raised', at: iso(start) }));
+      await eventually(
+        async () => {
+          const listed = await check('GET', '/devices', '/devices?limit=1');
+          return listed.body.devices[0]?.last_reading !== null && listed.body.devices[0]?.open_alerts.length === 1;
+        },
+        20_000,
+        'the device, its readings and its alarm stored',
+      );
+    } finally {
+      await nc.drain();
+      await ingest.stop();
+    }
+    expect((await check('GET', '/devices', '/devices?next_page_token=forged')).status).toBe(400);
+    expect((await check('GET', '/devices/{id}/history', '/devices/5/history?period=7D')).status).toBe(200);
+    expect((await check('GET', '/devices/{id}/history', '/devices/5/history?period=2099-01')).status).toBe(400);
+    expect((await check('GET', '/devices/{id}/history', '/devices/6/history?period=7D')).status).toBe(404);
+    expect((await check('GET', '/devices/{id}/history/3m', '/devices/5/history/3m')).status).toBe(200);
+    expect((await check('GET', '/devices/{id}/history/3m', '/devices/6/history/3m')).status).toBe(404);
+    expect((await check('GET', '/devices/{id}/projection', '/devices/5/projection')).status).toBe(200);
+    expect((await check('GET', '/devices/{id}/projection', '/devices/6/projection')).status).toBe(404);
+    expect((await check('GET', '/devices/{id}/alerts', '/devices/5/alerts')).body.alerts).toHaveLength(1);
+    expect((await check('GET', '/devices/{id}/alerts', '/devices/5/alerts?state=closed')).status).toBe(400);
+    expect((await check('GET', '/devices/{id}/alerts', '/devices/6/alerts')).status).toBe(404);
+    expect((await check('GET', '/alerts', '/alerts?code=TAMPER&state=all')).body.alerts).toHaveLength(1);
+    expect((await check('GET', '/alerts', '/alerts?code=FLOOD')).status).toBe(400);
+  }, 60_000);
+
   it('had every operation answer a success', () => {
     expect(api.uncheckedSuccesses()).toEqual([]);
   });

@@ -9,6 +9,7 @@ import { CollectorCredentialsModule } from './collector-credentials/collector-cr
 import { CredentialsModule } from './credentials/credentials.module';
 import { EventsModule } from './events/events.module';
 import { ExportsModule } from './exports/exports.module';
+import { FleetModule } from './fleet/fleet.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { IntegrationsClientModule } from './integrations/integrations-client.module';
 import { authStore } from './migrations';
@@ -40,6 +41,7 @@ export class AuthModule {
         IntegrationsClientModule,
         ExportsModule,
         WebhooksModule,
+        FleetModule,
       ],
     };
   }

@@ -9,6 +9,7 @@ export * from './records';
 export * from './devices/device-reader';
 export * from './devices/devices-changed';
 export * from './devices/device-by-radio-id';
+export * from './devices/fleet-page';
 export * from './readings/reading-reader';
 export * from './device-history';
 export * from './export-day';

@@ -89,6 +89,11 @@ export const MANAGEMENT_API: ApiDefinition = {
     { name: 'Vault', description: 'Sealed storage credentials of the organization; readable back only masked.' },
     { name: 'Exports', description: "Batch exports: each night the organization's daily consumption, written to its own S3, Azure or GCS storage." },
     { name: 'Webhooks', description: 'Endpoints that receive alert and export events, signed per Standard Webhooks 1.0, and their deliveries.' },
+    {
+      name: 'Devices',
+      description: "The organization's fleet: devices with their newest reading and open alerts, and each one's consumption as the gateway answers it.",
+    },
+    { name: 'Alerts', description: "Alert episodes across the organization's fleet." },
   ],
   sharedResponses: { 401: NOT_AUTHENTICATED },
   // Sessions, admins and credentials live in Postgres: every route, POST /login included, needs it.

@@ -12,19 +12,19 @@ export interface AlertCursor {
 
 /**
  * One page of the organization's episodes, newest first (raised_at, then id,
- * descending), optionally of one device and state; one more is read to know
+ * descending), optionally of one device, state and code; one more is read to know
  * whether more exist.
  */
 export async function listAlertEpisodes(
   db: Queryable,
   orgId: string,
-  query: { deviceId?: number; deviceIds?: readonly number[]; state: EpisodeStateFilter; limit: number; after?: AlertCursor },
+  query: { deviceId?: number; deviceIds?: readonly number[]; state: EpisodeStateFilter; limit: number; after?: AlertCursor; code?: string },
 ): Promise<{ episodes: EpisodeRow[]; hasMore: boolean }> {
   const rows: EpisodeRow[] = await db.query(
     `SELECT ${EPISODE_COLUMNS()} FROM ingest.alert_episodes e
      WHERE e.org_id = $1 AND ($2::bigint IS NULL OR e.device_id = $2) AND ($3::text = 'all' OR e.state = $3)
        AND ($4::timestamptz IS NULL OR (e.raised_at, e.id) < ($4::timestamptz, $5::uuid))
-       AND ($7::bigint[] IS NULL OR e.device_id = ANY($7::bigint[]))
+       AND ($7::bigint[] IS NULL OR e.device_id = ANY($7::bigint[])) AND ($8::text IS NULL OR e.code = $8)
      ORDER BY e.raised_at DESC, e.id DESC LIMIT $6`,
     [
       orgId,
@@ -34,6 +34,7 @@ export async function listAlertEpisodes(
       query.after?.id ?? null,
       query.limit + 1,
       query.deviceIds ?? null,
+      query.code ?? null,
     ],
   );
   return { episodes: rows.slice(0, query.limit), hasMore: rows.length > query.limit };

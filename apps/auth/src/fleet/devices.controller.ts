@@ -1,0 +1,93 @@
+import { Controller, Get, Headers, Inject, Param, Query, UseGuards } from '@nestjs/common';
+import { parseDeviceId, requestedUnit, requestedZone, type DailyHistory, type Projection, type ThreeMonthHistory } from '@meter/device-reports';
+import { AdminSessionGuard, CurrentAdmin, type CurrentAdminInfo } from '../sessions';
+import { alertPage } from './alert-page';
+import { devicePageToken, readDevicePageToken } from './fleet-page-token';
+import { alertState, fleetPageSize, searchText } from './fleet-params';
+import { FleetReadModel } from './fleet-read-model';
+import { fleetDeviceView } from './fleet-views';
+import type { FleetAlertList } from './fleet.schemas';
+import { ApiDeviceAlerts, ApiDeviceHistory, ApiDeviceList, ApiDeviceProjection, ApiDeviceThreeMonths } from './fleet.openapi';
+
+/**
+ * `/devices` of the management API: the organization's fleet for the console
+ * (docs/management-api.md, "Fleet"). The consumption answers are the
+ * gateway's (@meter/device-reports), with the same X-Timezone and X-Unit.
+ */
+@Controller('devices')
+@UseGuards(AdminSessionGuard)
+export class DevicesController {
+  constructor(@Inject(FleetReadModel) private readonly fleet: FleetReadModel) {}
+
+  @Get()
+  @ApiDeviceList()
+  async list(@CurrentAdmin() admin: CurrentAdminInfo, @Query('q') q: unknown, @Query('limit') limit: unknown, @Query('next_page_token') token: unknown) {
+    const search = searchText(q);
+    const size = fleetPageSize(limit);
+    const afterId = token === undefined ? 0 : readDevicePageToken(token);
+    const page = await this.fleet.page(admin.orgId, { afterId, limit: size, search });
+    const ids = page.devices.map((d) => d.deviceId);
+    const [latest, open] = ids.length ? await Promise.all([this.fleet.latest(admin.orgId, ids), this.fleet.openAlerts(admin.orgId, ids)]) : [[], []];
+    const last = page.devices[page.devices.length - 1];
+    return {
+      devices: page.devices.map((d) =>
+        fleetDeviceView(
+          d,
+          latest.filter((r) => r.deviceId === d.deviceId),
+          open.filter((e) => e.device_id === d.deviceId),
+        ),
+      ),
+      has_more: page.hasMore,
+      next_page_token: page.hasMore && last ? devicePageToken(last.deviceId) : null,
+    };
+  }
+
+  @Get(':id/history')
+  @ApiDeviceHistory()
+  history(
+    @CurrentAdmin() admin: CurrentAdminInfo,
+    @Param('id') id: string,
+    @Query('period') period: unknown,
+    @Headers('x-timezone') zone: string | undefined,
+    @Headers('x-unit') unit: string | undefined,
+  ): Promise<DailyHistory> {
+    return this.fleet.reports.history(admin.orgId, parseDeviceId(id, 'id'), period, requestedZone(zone), requestedUnit(unit));
+  }
+
+  @Get(':id/history/3m')
+  @ApiDeviceThreeMonths()
+  threeMonths(
+    @CurrentAdmin() admin: CurrentAdminInfo,
+    @Param('id') id: string,
+    @Headers('x-timezone') zone: string | undefined,
+    @Headers('x-unit') unit: string | undefined,
+  ): Promise<ThreeMonthHistory> {
+    return this.fleet.reports.threeMonths(admin.orgId, parseDeviceId(id, 'id'), requestedZone(zone), requestedUnit(unit));
+  }
+
+  @Get(':id/projection')
+  @ApiDeviceProjection()
+  projection(
+    @CurrentAdmin() admin: CurrentAdminInfo,
+    @Param('id') id: string,
+    @Headers('x-timezone') zone: string | undefined,
+    @Headers('x-unit') unit: string | undefined,
+  ): Promise<Projection> {
+    return this.fleet.reports.projection(admin.orgId, parseDeviceId(id, 'id'), requestedZone(zone), requestedUnit(unit));
+  }
+
+  @Get(':id/alerts')
+  @ApiDeviceAlerts()
+  async alerts(
+    @CurrentAdmin() admin: CurrentAdminInfo,
+    @Param('id') id: string,
+    @Query('state') state: unknown,
+    @Query('limit') limit: unknown,
+    @Query('next_page_token') token: unknown,
+  ): Promise<FleetAlertList> {
+    const deviceId = parseDeviceId(id, 'id');
+    const query = { deviceId, state: alertState(state), limit: fleetPageSize(limit) };
+    await this.fleet.device(admin.orgId, deviceId); // another organization's device: 404, not an empty list
+    return alertPage(this.fleet, admin.orgId, query, token);
+  }
+}

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { EPISODE_CODES } from '@meter/consumption';
+import { alertEpisode } from '@meter/contracts';
+import { decimalStringSchema, deviceIdSchema, periodSchema } from '@meter/device-reports';
+import { DEFAULT_FLEET_PAGE, MAX_FLEET_PAGE } from './fleet-params';
+
+const pageQuery = {
+  limit: z
+    .int()
+    .min(1)
+    .max(MAX_FLEET_PAGE)
+    .optional()
+    .meta({ description: `Page size 1..${MAX_FLEET_PAGE}. Default ${DEFAULT_FLEET_PAGE}.` }),
+  next_page_token: z.string().min(1).optional().meta({ description: 'The `next_page_token` of the previous page; anything else: 400.' }),
+};
+
+const nextPageToken = z.string().nullable().meta({ description: 'Opaque token of the next page; null on the last page.' });
+
+export const deviceListQuery = z.object({
+  q: z.string().max(100).optional().meta({ description: 'Only devices whose name contains it (any letter case) or whose id starts with it.' }),
+  ...pageQuery,
+});
+
+export const fleetDeviceSchema = z
+  .object({
+    device_id: deviceIdSchema,
+    name: z.string(),
+    unit: z.string().meta({ description: 'The unit of its register.' }),
+    time_zone: z.string().meta({ description: 'Its IANA time zone: the default of its history.' }),
+    channels: z.int().min(1),
+    activated_at: z.iso.datetime(),
+    external_ids: z
+      .object({ dev_eui: z.string().nullable(), wmbus_id: z.string().nullable() })
+      .meta({ description: 'Its radio ids (docs/collectors.md), null when not set.' }),
+    last_reading: z
+      .object({
+        channel: z.int().min(1),
+        read_at: z.iso.datetime(),
+        value: decimalStringSchema.meta({ description: "The register, in the device's unit with its decimal places." }),
+      })
+      .nullable()
+      .meta({ description: 'The newest reading of any channel; null before the first.' }),
+    open_alerts: z.array(alertEpisode).meta({ description: 'Its open alert episodes, oldest first.' }),
+  })
+  .meta({ id: 'FleetDevice' });
+
+export type FleetDeviceView = z.output<typeof fleetDeviceSchema>;
+
+export const fleetDeviceListSchema = z
+  .object({
+    devices: z.array(fleetDeviceSchema).meta({ description: 'Ordered by id.' }),
+    has_more: z.boolean(),
+    next_page_token: nextPageToken,
+  })
+  .meta({ id: 'FleetDeviceList' });
+
+export const devicePath = z.object({ id: deviceIdSchema.meta({ description: 'The device id.', param: { example: 1042 } }) });
+
+export const historyQuery = z.object({ period: periodSchema });
+
+export const deviceAlertsQuery = z.object({
+  state: z.enum(['open', 'cleared', 'all']).optional().meta({ description: 'Default `open`.' }),
+  ...pageQuery,
+});
+
+export const fleetAlertsQuery = deviceAlertsQuery.extend({
+  code: z.enum(EPISODE_CODES).optional().meta({ description: 'Only episodes of this code.' }),
+  device_id: deviceIdSchema.optional().meta({ description: 'Only this device.' }),
+});
+
+export const fleetAlertListSchema = z
+  .object({
+    alerts: z.array(alertEpisode).meta({ description: 'Newest first (by raised_at).' }),
+    has_more: z.boolean(),
+    next_page_token: nextPageToken,
+  })
+  .meta({ id: 'FleetAlertList' });
+
+export type FleetAlertList = z.output<typeof fleetAlertListSchema>;
