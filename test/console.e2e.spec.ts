@@ -1,3 +1,4 @@
+import { jetstream } from '@nats-io/jetstream';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -5,7 +6,8 @@ import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '@meter/crypto';
 import { eventually, isolatedInfra, startReadyApp, type IsolatedInfra, type PlatformProcess } from '@meter/testing';
-import { authDataSource, newOrg } from './auth-support';
+import { connectNats } from '@meter/messaging';
+import { authDataSource, call, login, newOrg } from './auth-support';
 import { launchChromium, LAYOUTS, screenshot } from './console-browser';
 import { startS3, type S3Emulator } from './export-emulators';
 import { signedRequest, testKeyRing } from './gateway-support';
@@ -228,6 +230,92 @@ describe('admin console in Chromium', () => {
     await page.getByRole('button', { name: 'I have stored it' }).click();
     await page.getByRole('region', { name: `Endpoint ${receiverUrl}` }).waitFor();
     await screenshot(page, 'webhooks');
+  });
+
+  it('shows the fleet, and a device page whose table equals the gateway’s history; 3 months of hourly readings load in under a second', async () => {
+    // A meter with three months of hourly readings, through the bus and the ingest process as in production.
+    const deviceId = 4021;
+    const nc = await connectNats(infra.natsUrl, 'console-test');
+    const js = jetstream(nc);
+    const subject = (kind: string) => infra.bus.subject(`meter.${kind}.${org.orgId}.${deviceId}`);
+    await js.publish(subject('devices'), JSON.stringify({ name: 'Riverside pump house', time_zone: 'Europe/Madrid', leak_threshold_per_hour: 0 }));
+    const hours = 92 * 24;
+    const start = Date.now() - hours * 3_600_000;
+    const readings = Array.from({ length: hours }, (_, i) => ({
+      read_at: new Date(Math.floor(start / 3_600_000) * 3_600_000 + i * 3_600_000).toISOString(),
+      value: (1000 + i * 0.0125 + (i % 24 === 3 ? 0 : 0.001 * (i % 7))).toFixed(4),
+    }));
+    let total = 0;
+    for (let i = 0; i < readings.length; i += 200) {
+      const batch = readings.slice(i, i + 200);
+      // Registers only grow: each value is its predecessor's plus a step.
+      await js.publish(subject('readings'), JSON.stringify(batch));
+      total += batch.length;
+    }
+    await nc.close();
+    await eventually(
+      async () => Number(((await db.query('SELECT count(*) AS n FROM ingest.readings WHERE device_id = $1', [deviceId])) as { n: string }[])[0].n) === total,
+      60_000,
+      'readings ingested',
+    );
+
+    await navigate('Devices');
+    const row = page.getByRole('row', { name: /Riverside pump house/ });
+    await row.waitFor();
+    await expect(row.textContent()).resolves.toContain('Europe/Madrid');
+    await screenshot(page, 'devices');
+
+    // First load of the device page, timed in the browser from the click to the last section drawn.
+    const started = await page.evaluate<number>('performance.now()');
+    await row.getByRole('link', { name: 'Riverside pump house' }).click();
+    await heading('Riverside pump house').waitFor();
+    await page.locator('figure.chart canvas').nth(1).waitFor();
+    await page.getByText('Projected cost').waitFor();
+    const loadMs = (await page.evaluate<number>('performance.now()')) - started;
+    console.log(`console: device page with ${total} hourly readings loaded in ${Math.round(loadMs)} ms`);
+
+    await page.getByRole('button', { name: 'Show table' }).first().click();
+    const shown = await page
+      .locator('figure.chart')
+      .first()
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((r) => Array.from(r.children, (c) => (c as { textContent: string | null }).textContent ?? '')));
+
+    // The same period, zone and unit from the gateway with a credential of the organization.
+    const token = await login(auth.base, org.email, org.password);
+    const created = await call(auth.base, 'POST', '/org-api-credentials', {
+      token,
+      body: { name: 'Comparison', type: 'secret', scopes: ['meter:consumption:read'] },
+    });
+    const credential = { accessKey: created.body.access_key as string, secretKey: created.body.secret_key as string };
+    const target = `/meter/v1/history?device_id=${deviceId}&period=7D`;
+    const answer = await eventually(
+      async () => {
+        const response = await signedRequest(gateway.port, credential, { target });
+        return response.status === 200 ? response.json() : false;
+      },
+      10_000,
+      'gateway history',
+    );
+    const points = (answer.series as { data_points: { date: string; value: string; quality: string }[] }[])[0].data_points;
+    expect(shown).toEqual(points.map((p) => [p.date.slice(0, 10), p.value, p.quality]));
+    expect(shown.length).toBe(7);
+    await screenshot(page, 'device');
+
+    // Another unit: the table follows, still the gateway's figures.
+    await page.getByLabel('Unit').selectOption('L');
+    await page.locator('figure.chart').first().getByText('Value (L)').waitFor();
+    const litres = await signedRequest(gateway.port, credential, { target, headers: { 'x-unit': 'L' } });
+    const shownLitres = await page.locator('figure.chart').first().locator('tbody tr td.num').allTextContents();
+    expect(shownLitres).toEqual((litres.json().series as { data_points: { value: string }[] }[])[0].data_points.map((p) => p.value));
+
+    await navigate('Alerts');
+    await page.getByLabel('State').selectOption('all');
+    await page
+      .getByText(/No alert matches|Device 4021/)
+      .first()
+      .waitFor();
+    await screenshot(page, 'alerts');
   });
 
   it('keeps every token and secret out of localStorage, sessionStorage and URLs', async () => {

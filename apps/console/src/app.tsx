@@ -3,7 +3,10 @@ import { useEffect, useState } from 'react';
 import { Link, Redirect, Route, Router, Switch, useLocation } from 'wouter';
 import { whenUnauthorized } from './api/client';
 import { ErrorMessage, Loading } from './components/states';
+import { AlertsPage } from './pages/alerts';
 import { CredentialsPage } from './pages/credentials';
+import { DevicePage } from './pages/device';
+import { DevicesPage } from './pages/devices';
 import { ExportsPage } from './pages/exports';
 import { SignInPage } from './pages/sign-in';
 import { VaultPage } from './pages/vault';
@@ -76,17 +79,14 @@ export function App() {
           <Route path="/vault" component={VaultPage} />
           <Route path="/exports" component={ExportsPage} />
           <Route path="/webhooks" component={WebhooksPage} />
-          <Route path="/devices">
-            <Unavailable name="Devices" />
-          </Route>
-          <Route path="/alerts">
-            <Unavailable name="Alerts" />
-          </Route>
+          <Route path="/devices" component={DevicesPage} />
+          <Route path="/devices/:id" component={DevicePage} />
+          <Route path="/alerts" component={AlertsPage} />
           <Route path="/audit-log">
             <Unavailable name="Audit log" />
           </Route>
           <Route>
-            <Redirect to="/credentials" replace />
+            <Redirect to="/devices" replace />
           </Route>
         </Switch>
       </main>
