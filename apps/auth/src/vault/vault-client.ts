@@ -1,38 +1,33 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/nats-core';
 import type { z } from 'zod';
 import { APP_CONFIG, type AppConfig } from '@meter/config';
 import { vaultSubject, type BusNames, type VaultError, type VaultOperation } from '@meter/contracts';
-import { ProblemException } from '@meter/http';
-import { BUS, NATS, requestRpc, RpcUnavailable } from '@meter/messaging';
-import { vaultUnavailable } from './vault-problem';
-
-type ReplySchema = z.ZodType<{ ok: true; result: unknown } | { ok: false; error: VaultError }>;
+import { BUS, NATS } from '@meter/messaging';
+import { ServiceClient, type ServiceReply } from '../forwarding/service-client';
+import { vaultProblem, vaultUnavailable } from './vault-problem';
 
 /**
- * Sends one request to the vault service and waits at most
- * VAULT_REQUEST_TIMEOUT_MS: no responder, a timeout or a lost connection
- * is 503 `vault_unavailable`, never a hanging request. The request carries
- * its deadline (docs/vault.md), which the vault will not work past, so a
- * 503 means the change was not made.
+ * The vault service, asked within VAULT_REQUEST_TIMEOUT_MS: the result, its
+ * typed error as problem+json, or 503 `vault_unavailable`. The request
+ * carries its deadline (docs/vault.md), which the vault will not work past,
+ * so a 503 means the change was not made.
  */
 @Injectable()
 export class VaultClient {
-  private readonly logger = new Logger('vault-client');
+  private readonly client: ServiceClient<VaultError>;
 
-  constructor(
-    @Inject(NATS) private readonly nc: NatsConnection,
-    @Inject(BUS) private readonly bus: BusNames,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  constructor(@Inject(NATS) nc: NatsConnection, @Inject(BUS) bus: BusNames, @Inject(APP_CONFIG) config: AppConfig) {
+    this.client = new ServiceClient(nc, {
+      name: 'vault',
+      subject: (operation) => vaultSubject(bus, operation as VaultOperation),
+      timeoutMs: config.VAULT_REQUEST_TIMEOUT_MS,
+      unavailable: vaultUnavailable,
+      problem: vaultProblem,
+    });
+  }
 
-  async request<S extends ReplySchema>(operation: VaultOperation, payload: unknown, schema: S): Promise<z.infer<S>> {
-    try {
-      return await requestRpc(this.nc, vaultSubject(this.bus, operation), payload, schema, this.config.VAULT_REQUEST_TIMEOUT_MS);
-    } catch (error) {
-      this.logger.warn(`vault ${operation}: ${error instanceof Error ? error.message : String(error)}`);
-      if (error instanceof RpcUnavailable) throw vaultUnavailable();
-      throw new ProblemException(502, 'vault_bad_reply', 'the vault service gave an unexpected answer');
-    }
+  call<R>(operation: VaultOperation, payload: unknown, schema: z.ZodType<ServiceReply<R, VaultError>>): Promise<R> {
+    return this.client.call(operation, payload, schema);
   }
 }

@@ -1,9 +1,6 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { NatsConnection } from '@nats-io/nats-core';
-import { APP_CONFIG, type AppConfig } from '@meter/config';
-import { EXPORT_OPERATIONS, exportIntegrationListReply, integrationsSubject, type BusNames, type Integration, type VaultEntryUse } from '@meter/contracts';
-import { BUS, NATS, requestRpc, RpcUnavailable } from '@meter/messaging';
-import { integrationsProblem, integrationsUnavailable } from '../integrations/integrations-problem';
+import { Inject, Injectable } from '@nestjs/common';
+import { EXPORT_OPERATIONS, exportIntegrationListReply, type Integration, type VaultEntryUse } from '@meter/contracts';
+import { IntegrationsClient } from '../integrations/integrations-client';
 
 /** The (namespace, type) pairs the organization's active integrations open, with the integrations: what a vault delete must not remove. */
 export function entryUses(integrations: readonly Pick<Integration, 'id' | 'namespace' | 'storage_type' | 'status'>[]): VaultEntryUse[] {
@@ -26,30 +23,12 @@ export function entryUses(integrations: readonly Pick<Integration, 'id' | 'names
  */
 @Injectable()
 export class VaultEntryUsers {
-  private readonly logger = new Logger('vault-entry-users');
-
-  constructor(
-    @Inject(NATS) private readonly nc: NatsConnection,
-    @Inject(BUS) private readonly bus: BusNames,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  constructor(@Inject(IntegrationsClient) private readonly integrations: IntegrationsClient) {}
 
   async inUse(orgId: string, actor: string): Promise<VaultEntryUse[]> {
-    let reply;
-    try {
-      reply = await requestRpc(
-        this.nc,
-        integrationsSubject(this.bus, EXPORT_OPERATIONS.list),
-        { org_id: orgId, actor },
-        exportIntegrationListReply,
-        this.config.INTEGRATIONS_REQUEST_TIMEOUT_MS,
-      );
-    } catch (error) {
-      if (error instanceof RpcUnavailable && error.noResponders) return [];
-      this.logger.warn(`integrations list before a vault delete: ${error instanceof Error ? error.message : String(error)}`);
-      throw integrationsUnavailable();
-    }
-    if (!reply.ok) throw integrationsProblem(reply.error);
-    return entryUses(reply.result.integrations);
+    const { integrations } = await this.integrations.call(EXPORT_OPERATIONS.list, { org_id: orgId, actor }, {}, exportIntegrationListReply, {
+      withoutService: () => ({ integrations: [] }),
+    });
+    return entryUses(integrations);
   }
 }

@@ -4,7 +4,6 @@ import { notFound, validationFailed } from '@meter/http';
 import { AdminSessionGuard, CurrentAdmin, type CurrentAdminInfo } from '../sessions';
 import { VaultClient } from './vault-client';
 import { VaultEntryUsers } from './vault-entry-users';
-import { vaultProblem } from './vault-problem';
 import { ApiDeleteVaultEntry, ApiListVaultEntries, ApiUpsertVaultEntry } from './vault.openapi';
 import type { VaultEntryId, VaultEntryList } from './vault.schemas';
 
@@ -28,17 +27,15 @@ export class VaultController {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw validationFailed([{ field: 'body', message: 'must be a JSON object' }]);
     }
-    const reply = await this.vault.request('upsert', { org_id: admin.orgId, actor: admin.adminId, entry: body }, vaultUpsertReply);
-    if (!reply.ok) throw vaultProblem(reply.error);
-    return { id: reply.result.id };
+    const { id } = await this.vault.call('upsert', { org_id: admin.orgId, actor: admin.adminId, entry: body }, vaultUpsertReply);
+    return { id };
   }
 
   @Get()
   @ApiListVaultEntries()
   async list(@CurrentAdmin() admin: CurrentAdminInfo): Promise<VaultEntryList> {
-    const reply = await this.vault.request('list', { org_id: admin.orgId, actor: admin.adminId }, vaultListReply);
-    if (!reply.ok) throw vaultProblem(reply.error);
-    return { entries: reply.result.entries };
+    const { entries } = await this.vault.call('list', { org_id: admin.orgId, actor: admin.adminId }, vaultListReply);
+    return { entries };
   }
 
   @Delete(':id')
@@ -48,7 +45,6 @@ export class VaultController {
     if (!isVaultEntryId(id)) throw notFound('no vault entry with this id in the organization');
     // The vault refuses, inside its delete, an entry an active integration opens: its runs would fail.
     const inUse = await this.users.inUse(admin.orgId, admin.adminId);
-    const reply = await this.vault.request('delete', { org_id: admin.orgId, actor: admin.adminId, entry_id: id, in_use: inUse }, vaultDeleteReply);
-    if (!reply.ok) throw vaultProblem(reply.error);
+    await this.vault.call('delete', { org_id: admin.orgId, actor: admin.adminId, entry_id: id, in_use: inUse }, vaultDeleteReply);
   }
 }
