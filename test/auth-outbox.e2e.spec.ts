@@ -57,8 +57,8 @@ describe('a crash between commit and publish loses no event', () => {
       expect(new Set(messages.map((m) => m.msgId))).toEqual(new Set(ids));
       expect(messages).toHaveLength(ids.length);
       const metrics = await (await fetch(`${second.base}/metrics`)).text();
-      expect(metrics).toMatch(/^auth_outbox_published_total [1-9]/m);
-      expect(metrics).toMatch(/^auth_outbox_oldest_pending_seconds 0$/m);
+      expect(metrics).toMatch(/^meter_auth_outbox_published_total [1-9]/m);
+      expect(metrics).toMatch(/^meter_auth_outbox_oldest_pending_seconds 0$/m);
       const ready = (await (await fetch(`${second.base}/readyz`)).json()) as { checks: Record<string, { status: string }> };
       expect(ready.checks.outbox.status).toBe('up');
     } finally {

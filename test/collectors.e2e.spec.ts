@@ -167,7 +167,7 @@ describe('collectors', () => {
       ['unknown_device', 'wmbus_id:12345699'],
     ]);
     const metrics = await (await http('/metrics', {})).text();
-    expect(metrics).toContain(`collectors_unmatched_uplinks_total{collector="${collector.id}"} 2`);
+    expect(metrics).toContain(`meter_collectors_unmatched_uplinks_total{collector="${collector.id}"} 2`);
     const listed = await eventually(
       async () => {
         const response = await platform.management(org, 'GET', `/collector-credentials/${collector.id}/unmatched`);

@@ -83,7 +83,7 @@ describe('credential changes hold for the first request after the answer, on eve
   it('asks auth once about an unknown key, however many requests carry it', async () => {
     const metric = async (port: number) => {
       const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-      return Number(/^gateway_credential_lookups_total\{outcome="unknown"\} (\d+)$/m.exec(text)?.[1] ?? 0);
+      return Number(/^meter_gateway_credential_lookups_total\{outcome="unknown"\} (\d+)$/m.exec(text)?.[1] ?? 0);
     };
     const before = await metric(gateways[0].port);
     const stranger = { accessKey: 'sk_live_neverissued0000000000000000', secretKey: 'x'.repeat(43) };

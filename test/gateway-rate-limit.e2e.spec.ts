@@ -96,7 +96,7 @@ describe.skipIf(!haveRedisServer)('Redis killed mid-run (a redis-server of this 
 
   const known = async (credential: TestCredential) =>
     eventually(async () => passed(await signedRequest(port, credential, { target: '/meter/v1/warm' })), 2000, 'credential known');
-  const metric = async () => /^gateway_rate_limiter_degraded (\d)/m.exec((await rawRequest(port, { target: '/metrics' })).text)?.[1];
+  const metric = async () => /^meter_gateway_rate_limiter_degraded (\d)/m.exec((await rawRequest(port, { target: '/metrics' })).text)?.[1];
 
   it('keeps answering and stays ready while Redis is gone, says degraded on /readyz and /metrics, and limits in Redis again once it is back', async () => {
     const steady = await events.createCredential();

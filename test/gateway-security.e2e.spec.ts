@@ -358,8 +358,8 @@ describe('gateway security against the real servers', () => {
     const fresh = await events.createCredential();
     await eventually(async () => (await signedRequest(port, fresh, { target: '/meter/v1/f', headers: from(noisy) })).status === 404, 2000, 'valid from noisy');
     const metrics = (await rawRequest(port, { target: '/metrics' })).text;
-    expect(metrics).toMatch(/^gateway_requests_refused_total\{code="rate_limited"\} [1-9]/m);
-    expect(metrics).toMatch(/^gateway_requests_refused_total\{code="missing_authorization"\} [1-9]/m);
+    expect(metrics).toMatch(/^meter_gateway_requests_refused_total\{code="rate_limited"\} [1-9]/m);
+    expect(metrics).toMatch(/^meter_gateway_requests_refused_total\{code="missing_authorization"\} [1-9]/m);
   });
 
   it('answers no input with a 5xx', async () => {

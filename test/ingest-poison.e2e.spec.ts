@@ -57,7 +57,7 @@ describe('poison messages on the readings consumer', () => {
     const text = await (await fetch(`http://127.0.0.1:${ingest.port}/metrics`)).text();
     return text
       .split('\n')
-      .filter((line) => line.startsWith('ingest_dead_letters_total{'))
+      .filter((line) => line.startsWith('meter_ingest_dead_letters_total{'))
       .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
   };
 

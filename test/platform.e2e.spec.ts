@@ -58,7 +58,7 @@ describe('the platform as `npm start` runs it', () => {
       expect(Object.keys(ready.checks)).toEqual(expect.arrayContaining(['postgres', 'nats']));
       const metrics = await (await fetch(`${base}/metrics`)).text();
       expect(metrics).toContain('process_resident_memory_bytes');
-      expect(metrics).toContain('http_request_duration_seconds_bucket');
+      expect(metrics).toContain('meter_http_request_duration_seconds_bucket');
     }
     const gatewayChecks = ((await (await fetch(`http://127.0.0.1:${ports.gateway}/readyz`)).json()) as { checks: Record<string, unknown> }).checks;
     expect(Object.keys(gatewayChecks).sort()).toEqual(['credentials', 'nats', 'postgres', 'redis']);

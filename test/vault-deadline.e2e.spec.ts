@@ -35,7 +35,7 @@ describe('vault requests past their deadline change nothing', () => {
     );
   const refusedLate = async (operation: string) => {
     const metrics = await (await fetch(`http://127.0.0.1:${vaultPort}/metrics`)).text();
-    return new RegExp(`vault_requests_total\\{operation="${operation}",outcome="deadline_exceeded"\\} 1\\b`).test(metrics);
+    return new RegExp(`meter_vault_requests_total\\{operation="${operation}",outcome="deadline_exceeded"\\} 1\\b`).test(metrics);
   };
 
   beforeAll(async () => {

@@ -67,7 +67,7 @@ describe('the vault service over NATS request/reply', () => {
     }
     for (const needle of secretNeedles(secrets[type])) expect(JSON.stringify(list)).not.toContain(needle);
     const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-    expect(metrics).toMatch(/vault_requests_total\{operation="upsert",outcome="ok"\} [1-9]/);
+    expect(metrics).toMatch(/meter_vault_requests_total\{operation="upsert",outcome="ok"\} [1-9]/);
   });
 
   it('upserts by (namespace, type): same id, next version, new data', async () => {

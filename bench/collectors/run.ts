@@ -132,7 +132,7 @@ async function main() {
     const sockets = await openIdle(mqttPort, username, password, IDLE);
     await new Promise((resolve) => setTimeout(resolve, 3000));
     const metrics = await (await fetch(`http://127.0.0.1:${collectorsPort}/metrics`)).text();
-    const connected = Number(/^collectors_mqtt_connections (\d+)/m.exec(metrics)?.[1] ?? NaN);
+    const connected = Number(/^meter_collectors_mqtt_connections (\d+)/m.exec(metrics)?.[1] ?? NaN);
     const held = residentMiB(collectors.child.pid!);
     say(
       `- collectors resident memory: ${before} MiB before, **${held} MiB** with ${connected.toLocaleString('en')} signed-in connections (limit 512 MiB): ${round(((held - before) * 1024) / Math.max(1, connected), 1)} KiB per connection`,

@@ -3,13 +3,13 @@ import { parseRouteBuckets, withinGateway } from './route-durations';
 
 const scrape = (history10ms: number, historyAll: number) =>
   [
-    '# HELP http_request_duration_seconds HTTP request latency by method, route and status code',
-    `http_request_duration_seconds_bucket{le="0.005",method="GET",route="/meter/v1/history",status_code="200"} ${history10ms - 1}`,
-    `http_request_duration_seconds_bucket{le="0.01",method="GET",route="/meter/v1/history",status_code="200"} ${history10ms}`,
-    `http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/meter/v1/history",status_code="200"} ${historyAll}`,
-    'http_request_duration_seconds_bucket{le="0.01",method="GET",route="/meter/v1/history",status_code="404"} 7',
-    'http_request_duration_seconds_bucket{le="0.01",method="POST",route="/meter/v1/dashboard",status_code="200"} 3',
-    'http_request_duration_seconds_sum{method="GET",route="/meter/v1/history",status_code="200"} 0.5',
+    '# HELP meter_http_request_duration_seconds HTTP request latency by method, route and status code',
+    `meter_http_request_duration_seconds_bucket{le="0.005",method="GET",route="/meter/v1/history",status_code="200"} ${history10ms - 1}`,
+    `meter_http_request_duration_seconds_bucket{le="0.01",method="GET",route="/meter/v1/history",status_code="200"} ${history10ms}`,
+    `meter_http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/meter/v1/history",status_code="200"} ${historyAll}`,
+    'meter_http_request_duration_seconds_bucket{le="0.01",method="GET",route="/meter/v1/history",status_code="404"} 7',
+    'meter_http_request_duration_seconds_bucket{le="0.01",method="POST",route="/meter/v1/dashboard",status_code="200"} 3',
+    'meter_http_request_duration_seconds_sum{method="GET",route="/meter/v1/history",status_code="200"} 0.5',
   ].join('\n');
 
 describe('the gateway histogram around a measurement', () => {

@@ -1,12 +1,12 @@
 /**
- * The gateway's own `http_request_duration_seconds` buckets of its successful
+ * The gateway's own `meter_http_request_duration_seconds` buckets of its successful
  * GETs, by route pattern: from request received to answer sent, as Fastify
  * times it. Read before and after a measurement, the difference says how much
  * of a tail the gateway itself spent, apart from the client and the machine.
  */
 export type RouteBuckets = Map<string, Map<string, number>>;
 
-const BUCKET_LINE = /^http_request_duration_seconds_bucket\{(.*)\} (\d+(?:\.\d+)?)$/;
+const BUCKET_LINE = /^meter_http_request_duration_seconds_bucket\{(.*)\} (\d+(?:\.\d+)?)$/;
 
 export function parseRouteBuckets(metrics: string): RouteBuckets {
   const routes: RouteBuckets = new Map();

@@ -37,7 +37,7 @@ class PostgresLifecycle implements OnModuleInit, OnApplicationShutdown {
     });
     const outage = this.outage;
     new Gauge({
-      name: 'postgres_unavailable',
+      name: 'meter_postgres_unavailable',
       help: '1 while this process finds Postgres unavailable (from the first failed operation until a probe answers)',
       registers: [this.metrics.registry],
       collect() {

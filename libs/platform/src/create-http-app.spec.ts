@@ -158,6 +158,6 @@ describe('createHttpApp', () => {
     const response = await inject({ method: 'GET', url: '/metrics' });
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain('process_cpu_user_seconds_total');
-    expect(response.body).toMatch(/http_request_duration_seconds_bucket\{[^}]*route="\/healthz"/);
+    expect(response.body).toMatch(/meter_http_request_duration_seconds_bucket\{[^}]*route="\/healthz"/);
   });
 });

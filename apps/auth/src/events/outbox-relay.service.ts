@@ -27,15 +27,15 @@ export class OutboxRelayService extends OutboxRelayLifecycle {
   ) {
     // Serving goes on while the bus is away (events wait in the table): `outbox` degrades after 30 s, it does not fail.
     super('outbox', readiness);
-    const published = new Counter({ name: 'auth_outbox_published_total', help: 'Auth events published to JetStream', registers: [metrics.registry] });
+    const published = new Counter({ name: 'meter_auth_outbox_published_total', help: 'Auth events published to JetStream', registers: [metrics.registry] });
     const failures = new Counter({
-      name: 'auth_outbox_publish_failures_total',
+      name: 'meter_auth_outbox_publish_failures_total',
       help: 'Relay passes that stopped on a failed publish (retried)',
       registers: [metrics.registry],
     });
     this.exportOldestPending(
       metrics.registry,
-      'auth_outbox_oldest_pending_seconds',
+      'meter_auth_outbox_oldest_pending_seconds',
       'Age of the oldest auth event not yet acknowledged by JetStream (0 when none)',
     );
     this.relay = new OutboxRelay(dataSource, jetStreamPublisher(js, bus), {

@@ -41,7 +41,7 @@ export class CredentialLookup {
     @Inject(Metrics) metrics: Metrics,
   ) {
     this.outcomes = new Counter({
-      name: 'gateway_credential_lookups_total',
+      name: 'meter_gateway_credential_lookups_total',
       help: 'Credentials asked of auth because the view did not hold them or held an older version, by outcome (skipped: remembered as unknown, or too many asks out)',
       labelNames: ['outcome'] as const,
       registers: [metrics.registry],

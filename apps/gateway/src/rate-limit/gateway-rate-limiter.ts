@@ -31,7 +31,7 @@ export class GatewayRateLimiter implements OnModuleInit {
     const usingLocal = () => this.usingLocal();
     // Read at scrape time, so it turns 1 as soon as Redis drops, requests or not.
     new Gauge({
-      name: 'gateway_rate_limiter_degraded',
+      name: 'meter_gateway_rate_limiter_degraded',
       help: '1 while the gateway limits with its in-process window because Redis is unavailable',
       registers: [metrics.registry],
       collect() {

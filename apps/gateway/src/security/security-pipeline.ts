@@ -55,7 +55,7 @@ export class SecurityPipeline {
     @Inject(Metrics) metrics: Metrics,
   ) {
     this.refused = new Counter({
-      name: 'gateway_requests_refused_total',
+      name: 'meter_gateway_requests_refused_total',
       help: 'Requests the security pipeline refused, by problem code (401/403 codes and rate_limited)',
       labelNames: ['code'] as const,
       registers: [metrics.registry],

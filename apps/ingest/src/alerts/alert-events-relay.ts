@@ -34,13 +34,13 @@ export class AlertEventsRelay extends OutboxRelayLifecycle {
     // An alert event waiting more than 30 s for the bus makes /readyz report `alert-events` degraded; ingest keeps writing.
     super('alert-events', readiness);
     const published = new Counter({
-      name: 'ingest_alert_events_published_total',
+      name: 'meter_ingest_alert_events_published_total',
       help: 'Alert events published to OUTBOUND_EVENTS',
       registers: [metrics.registry],
     });
     this.exportOldestPending(
       metrics.registry,
-      'ingest_alert_outbox_oldest_pending_seconds',
+      'meter_ingest_alert_outbox_oldest_pending_seconds',
       'Age of the oldest alert event not yet acknowledged by JetStream (0 when none)',
     );
     this.relay = new OutboxRelay(dataSource, ALERT_OUTBOX, jetStreamRowPublisher(js, bus), {

@@ -30,7 +30,11 @@ export class SilenceChecker implements OnApplicationBootstrap, BeforeApplication
     @Inject(DatabaseOutage) private readonly outage: DatabaseOutage,
     @Inject(Metrics) metrics: Metrics,
   ) {
-    this.raised = new Counter({ name: 'ingest_silences_raised_total', help: 'NO_COMMUNICATION episodes opened by the clock', registers: [metrics.registry] });
+    this.raised = new Counter({
+      name: 'meter_ingest_silences_raised_total',
+      help: 'NO_COMMUNICATION episodes opened by the clock',
+      registers: [metrics.registry],
+    });
   }
 
   onApplicationBootstrap() {

@@ -16,33 +16,33 @@ export class IngestMetrics {
 
   constructor(@Inject(Metrics) metrics: Metrics) {
     const registers = [metrics.registry];
-    this.readings = new Counter({ name: 'ingest_readings_total', help: 'Readings written (committed) to the read model', registers });
+    this.readings = new Counter({ name: 'meter_ingest_readings_total', help: 'Readings written (committed) to the read model', registers });
     this.deadLetters = new Counter({
-      name: 'ingest_dead_letters_total',
+      name: 'meter_ingest_dead_letters_total',
       help: 'Messages sent to the dead-letter subject, by kind',
       labelNames: ['kind'],
       registers,
     });
     this.batchSeconds = new Histogram({
-      name: 'ingest_batch_duration_seconds',
+      name: 'meter_ingest_batch_duration_seconds',
       help: 'Time to write one committed batch (partitions, transaction, commit)',
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers,
     });
     this.batchMessages = new Histogram({
-      name: 'ingest_batch_messages',
+      name: 'meter_ingest_batch_messages',
       help: 'Messages per committed batch',
       buckets: [1, 5, 10, 25, 50, 100, 200, 400, 800],
       registers,
     });
     this.storedToCommitSeconds = new Histogram({
-      name: 'ingest_stored_to_commit_seconds',
+      name: 'meter_ingest_stored_to_commit_seconds',
       help: 'Per message, from JetStream storing it to the commit of its batch (read model freshness)',
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
       registers,
     });
     this.batchRetries = new Counter({
-      name: 'ingest_batch_retries_total',
+      name: 'meter_ingest_batch_retries_total',
       help: 'Batches handed back to JetStream with backoff after a transient database error',
       registers,
     });

@@ -64,7 +64,7 @@ describe('ingest of readings and devices into the read model', () => {
     const text = (await apps[0].inject({ method: 'GET', url: '/metrics' })).body;
     const values: Record<string, number> = {};
     for (const line of text.split('\n')) {
-      const match = /^(ingest_[a-z_]+) ([0-9.e+-]+)$/.exec(line);
+      const match = /^(meter_ingest_[a-z_]+) ([0-9.e+-]+)$/.exec(line);
       if (match) values[match[1]] = Number(match[2]);
     }
     return values;
@@ -101,19 +101,19 @@ describe('ingest of readings and devices into the read model', () => {
     await expectRunningTotals(1, intervalsFromReadings(readings));
     // The three messages, as the operator sees them: every reading counted once, every message's freshness, batches timed.
     await eventually(
-      async () => (await metricValues()).ingest_stored_to_commit_seconds_count - before.ingest_stored_to_commit_seconds_count === 3,
+      async () => (await metricValues()).meter_ingest_stored_to_commit_seconds_count - before.meter_ingest_stored_to_commit_seconds_count === 3,
       5_000,
       'metrics',
     );
     const after = await metricValues();
-    expect(after.ingest_readings_total - before.ingest_readings_total).toBe(30);
-    expect(after.ingest_batch_messages_sum - before.ingest_batch_messages_sum).toBe(3);
-    const batches = after.ingest_batch_duration_seconds_count - before.ingest_batch_duration_seconds_count;
+    expect(after.meter_ingest_readings_total - before.meter_ingest_readings_total).toBe(30);
+    expect(after.meter_ingest_batch_messages_sum - before.meter_ingest_batch_messages_sum).toBe(3);
+    const batches = after.meter_ingest_batch_duration_seconds_count - before.meter_ingest_batch_duration_seconds_count;
     expect(batches).toBeGreaterThanOrEqual(1);
     expect(batches).toBeLessThanOrEqual(3);
-    expect(after.ingest_batch_duration_seconds_sum).toBeGreaterThan(before.ingest_batch_duration_seconds_sum);
-    expect(after.ingest_stored_to_commit_seconds_sum - before.ingest_stored_to_commit_seconds_sum).toBeLessThan(30);
-    expect(after.ingest_batch_retries_total).toBe(0);
+    expect(after.meter_ingest_batch_duration_seconds_sum).toBeGreaterThan(before.meter_ingest_batch_duration_seconds_sum);
+    expect(after.meter_ingest_stored_to_commit_seconds_sum - before.meter_ingest_stored_to_commit_seconds_sum).toBeLessThan(30);
+    expect(after.meter_ingest_batch_retries_total).toBe(0);
   });
 
   it('ignores repeats, applies corrections, places late and out-of-order readings, treats a decrease as a reset', async () => {

@@ -24,7 +24,7 @@ export class IntegrationsRpc implements BeforeApplicationShutdown {
     @Inject(Metrics) metrics: Metrics,
   ) {
     const requests = new Counter({
-      name: 'integrations_requests_total',
+      name: 'meter_integrations_requests_total',
       help: 'Management requests over NATS by operation and outcome (ok or the error code)',
       labelNames: ['operation', 'outcome'] as const,
       registers: [metrics.registry],

@@ -138,12 +138,12 @@ export class DeliveryRetention implements OnApplicationBootstrap, BeforeApplicat
     const registers = [metrics.registry];
     this.pruned = {
       deliveries: new Counter({
-        name: 'integrations_webhook_deliveries_pruned_total',
+        name: 'meter_integrations_webhook_deliveries_pruned_total',
         help: 'Delivered and failed webhook deliveries deleted after WEBHOOK_DELIVERY_RETENTION_DAYS',
         registers,
       }),
       events: new Counter({
-        name: 'integrations_webhook_events_pruned_total',
+        name: 'meter_integrations_webhook_events_pruned_total',
         help: 'Webhook events deleted once no delivery referred to them and they were older than WEBHOOK_DELIVERY_RETENTION_DAYS',
         registers,
       }),

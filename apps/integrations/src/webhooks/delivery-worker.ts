@@ -60,7 +60,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   ) {
     this.allowPrivate = webhookPrivateUrlsAllowed(config);
     this.attempts = new Counter({
-      name: 'integrations_webhook_attempts_total',
+      name: 'meter_integrations_webhook_attempts_total',
       help: 'Webhook delivery attempts by outcome: delivered, retry, failed (no attempts left), gone (410: endpoint disabled)',
       labelNames: ['outcome'],
       registers: [metrics.registry],

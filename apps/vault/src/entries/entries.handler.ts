@@ -34,7 +34,7 @@ export class EntriesHandler implements OnApplicationBootstrap, BeforeApplication
     @Inject(Metrics) metrics: Metrics,
   ) {
     const requests = new Counter({
-      name: 'vault_requests_total',
+      name: 'meter_vault_requests_total',
       help: 'Vault requests over NATS by operation and outcome (ok or the error code)',
       labelNames: ['operation', 'outcome'] as const,
       registers: [metrics.registry],
