@@ -335,6 +335,10 @@ describe('docs/openapi/management.json describes the running management API', ()
       `/webhook-endpoints/${id}/deliveries/${deliveries[0].id}/retry`,
     );
     expect(retried.status).toBe(202);
+    const tested = await check('POST', '/webhook-endpoints/{id}/test', `/webhook-endpoints/${id}/test`);
+    expect(tested.status).toBe(202);
+    expect(tested.body).toMatchObject({ status: 'pending', type: 'webhook.test' });
+    expect((await check('POST', '/webhook-endpoints/{id}/test', `/webhook-endpoints/${randomUUID()}/test`)).status).toBe(404);
     expect((await check('DELETE', '/webhook-endpoints/{id}', `/webhook-endpoints/${id}`)).status).toBe(204);
     expect((await check('DELETE', '/webhook-endpoints/{id}', `/webhook-endpoints/${id}`)).status).toBe(404);
   });

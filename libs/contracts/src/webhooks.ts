@@ -16,7 +16,17 @@ export const WEBHOOK_OPERATIONS = {
   rotateSecret: 'webhook.rotate-secret',
   deliveries: 'webhook.deliveries',
   retry: 'webhook.retry',
+  test: 'webhook.test',
 } as const;
+
+/** The event `POST /webhook-endpoints/{id}/test` sends to that endpoint alone; no endpoint subscribes to it. */
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
+/** What a delivery carries: a subscribed event, or the test event. */
+export const WEBHOOK_DELIVERY_TYPES = [...OUTBOUND_EVENT_TYPES, WEBHOOK_TEST_EVENT] as const;
+export type WebhookDeliveryType = (typeof WEBHOOK_DELIVERY_TYPES)[number];
+
+/** The receiver's answer a delivery keeps: its first KiB. */
+export const WEBHOOK_RESPONSE_BODY_BYTES = 1024;
 
 /** `whsec_` and the base64 of 32 random bytes (Standard Webhooks). */
 export const WEBHOOK_SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
@@ -82,7 +92,7 @@ export const webhookDelivery = z
   .object({
     id: z.uuid(),
     event_id: z.uuid().meta({ description: 'The `webhook-id` header of every attempt.' }),
-    type: z.enum(OUTBOUND_EVENT_TYPES),
+    type: z.enum(WEBHOOK_DELIVERY_TYPES).meta({ description: 'The event delivered; `webhook.test` for a test event.' }),
     status: z.enum(['pending', 'delivered', 'failed']),
     attempts: z.int().min(0),
     last_status_code: z.int().nullable().meta({ description: "The receiver's last HTTP status; null before the first answer or when none came." }),
@@ -90,6 +100,11 @@ export const webhookDelivery = z
     next_attempt_at: timestamp.nullable().meta({ description: 'When the next attempt is due; null once delivered or failed.' }),
     created_at: timestamp,
     last_attempt_at: timestamp.nullable(),
+    payload: z.string().meta({ description: 'The body every attempt POSTs, byte for byte (`{type, timestamp, data}`): what the signature covers.' }),
+    response_body: z
+      .string()
+      .nullable()
+      .meta({ description: "The first 1 KiB of the receiver's last answer (UTF-8); null before the first answer or when none came." }),
   })
   .meta({ id: 'WebhookDelivery' });
 export type WebhookDeliveryView = z.output<typeof webhookDelivery>;
@@ -108,6 +123,7 @@ export const webhookRequests = {
   rotateSecret: integrationsCaller.extend(endpointId.shape),
   deliveries: integrationsCaller.extend(endpointId.shape),
   retry: integrationsCaller.extend(endpointId.shape).extend({ delivery_id: z.string().max(100) }),
+  test: integrationsCaller.extend(endpointId.shape),
 };
 
 export const webhookReplies = {
@@ -118,4 +134,5 @@ export const webhookReplies = {
   rotateSecret: integrationsReply(rotatedWebhookSecret),
   deliveries: integrationsReply(webhookDeliveryList),
   retry: integrationsReply(webhookDelivery),
+  test: integrationsReply(webhookDelivery),
 };

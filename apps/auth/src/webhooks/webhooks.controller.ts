@@ -17,6 +17,7 @@ import {
   ApiListWebhookEndpoints,
   ApiRetryWebhookDelivery,
   ApiRotateWebhookSecret,
+  ApiSendWebhookTest,
   ApiUpdateWebhookEndpoint,
 } from './webhooks.openapi';
 
@@ -65,6 +66,13 @@ export class WebhooksController {
   @ApiRotateWebhookSecret()
   rotate(@CurrentAdmin() admin: CurrentAdminInfo, @Param('id') id: string) {
     return this.integrations.call(WEBHOOK_OPERATIONS.rotateSecret, this.caller(admin), { endpoint_id: id }, webhookReplies.rotateSecret);
+  }
+
+  @Post(':id/test')
+  @HttpCode(202)
+  @ApiSendWebhookTest()
+  test(@CurrentAdmin() admin: CurrentAdminInfo, @Param('id') id: string): Promise<WebhookDeliveryView> {
+    return this.integrations.call(WEBHOOK_OPERATIONS.test, this.caller(admin), { endpoint_id: id }, webhookReplies.test);
   }
 
   @Get(':id/deliveries')

@@ -40,6 +40,10 @@ const DELIVERY: WebhookDeliveryView = {
   next_attempt_at: '2026-11-21T10:22:31.000Z',
   created_at: '2026-11-21T10:17:25.904Z',
   last_attempt_at: '2026-11-21T10:17:31.002Z',
+  payload:
+    '{"type":"alert.raised","timestamp":"2026-11-21T10:17:25.000Z","data":{"id":"5b0d3c8e-2f4a-4e61-9b7c-3d2e1f0a9b8c","device_id":1042,' +
+    '"channel":1,"code":"LEAK","state":"open","raised_at":"2026-11-21T10:17:25.000Z","cleared_at":null,"message":"Water ran through every hour of the last 24 hours"}}',
+  response_body: 'upstream connect error: service unavailable',
 };
 
 const endpointIdPath = z.object({ id: z.uuid().meta({ description: 'The endpoint id.', param: { example: ENDPOINT_ID } }) });
@@ -165,7 +169,7 @@ export const ApiRotateWebhookSecret = () =>
 export const ApiListWebhookDeliveries = () =>
   Documented({
     summary: "A webhook endpoint's deliveries",
-    description: 'The latest 100 deliveries, newest first: status, attempts and the last answer.',
+    description: 'The latest 100 deliveries, newest first: status, attempts, the payload sent and the first 1 KiB of the last answer.',
     request: { params: endpointIdPath },
     responses: {
       200: jsonResponse('The deliveries.', webhookDeliveryList, {
@@ -184,6 +188,7 @@ export const ApiListWebhookDeliveries = () =>
                 last_status_code: 204,
                 last_error: null,
                 next_attempt_at: null,
+                response_body: '',
               },
             ],
           },
@@ -209,6 +214,38 @@ export const ApiRetryWebhookDelivery = () =>
           problem: integrationsProblem({ code: 'not_found', detail: 'no delivery with this id for this webhook endpoint' }),
         },
       }),
+      409: problemResponse('`conflict`: the endpoint is disabled; enable it first.', {
+        conflict: { summary: 'A disabled endpoint', problem: integrationsProblem({ code: 'conflict', detail: 'the endpoint is disabled; enable it first' }) },
+      }),
+      ...INTEGRATIONS_FAILURES,
+    },
+  });
+
+export const ApiSendWebhookTest = () =>
+  Documented({
+    summary: 'Send a test event to a webhook endpoint',
+    description:
+      'Sends a `webhook.test` event to this endpoint alone, through the normal delivery path: signed with its secret, retried on the schedule, ' +
+      'listed among its deliveries with the payload sent and the start of the answer. The endpoint need not subscribe to anything.',
+    request: { params: endpointIdPath },
+    responses: {
+      202: jsonResponse('The delivery, due now.', webhookDelivery, {
+        queued: {
+          summary: 'Due now',
+          value: {
+            ...DELIVERY,
+            type: 'webhook.test',
+            attempts: 0,
+            last_status_code: null,
+            last_error: null,
+            last_attempt_at: null,
+            next_attempt_at: '2026-11-21T10:18:02.000Z',
+            payload: `{"type":"webhook.test","timestamp":"2026-11-21T10:18:02.000Z","data":{"endpoint_id":"${ENDPOINT_ID}","message":"A test event sent from the management API: this endpoint receives and verifies deliveries."}}`,
+            response_body: null,
+          },
+        },
+      }),
+      404: UNKNOWN_ENDPOINT,
       409: problemResponse('`conflict`: the endpoint is disabled; enable it first.', {
         conflict: { summary: 'A disabled endpoint', problem: integrationsProblem({ code: 'conflict', detail: 'the endpoint is disabled; enable it first' }) },
       }),

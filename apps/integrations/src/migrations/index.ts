@@ -4,6 +4,7 @@ import { ExportJobs1764100000002 } from './1764100000002-export-jobs';
 import { Webhooks1764200000000 } from './webhooks.migration';
 import { WebhookRetentionIndexes1764300000000 } from './1764300000000-webhook-retention-indexes';
 import { ExportChanges1764400000001 } from './1764400000001-export-changes';
+import { WebhookDeliveryAnswers1764500000010 } from './1764500000010-webhook-delivery-answers';
 
 /** The integrations service's tables (exports, webhooks) live in the `integrations` schema; migrations in order. */
 export const integrationsStore: ServiceStore = {
@@ -15,6 +16,7 @@ export const integrationsStore: ServiceStore = {
     Webhooks1764200000000,
     WebhookRetentionIndexes1764300000000,
     ExportChanges1764400000001,
+    WebhookDeliveryAnswers1764500000010,
   ],
   entities: [],
 };

@@ -154,6 +154,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private async record(delivery: Claimed, outcome: AttemptOutcome) {
     const attempts = delivery.attempts + 1;
     const status = 'status' in outcome ? outcome.status : null;
+    const answer = 'body' in outcome ? outcome.body : null;
     const error = 'error' in outcome ? outcome.error : status !== null && (status < 200 || status > 299) ? `the receiver answered ${status}` : null;
     const delivered = status !== null && status >= 200 && status <= 299;
     const gone = status === 410;
@@ -163,8 +164,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     await this.db.transaction(async (m) => {
       await m.query(
         `UPDATE integrations.webhook_deliveries SET attempts = $2, status = $3, last_status_code = $4, last_error = $5,
-           next_attempt_at = $6, last_attempt_at = now() WHERE id = $1`,
-        [delivery.id, attempts, state, status, error, next === null ? null : new Date(next).toISOString()],
+           next_attempt_at = $6, last_attempt_at = now(), last_response_body = $7 WHERE id = $1`,
+        [delivery.id, attempts, state, status, error, next === null ? null : new Date(next).toISOString(), answer],
       );
       if (gone) {
         await m.query(

@@ -1,4 +1,4 @@
-import type { OutboundEventType, WebhookDeliveryView, WebhookEndpointView } from '@meter/contracts';
+import type { OutboundEventType, WebhookDeliveryType, WebhookDeliveryView, WebhookEndpointView } from '@meter/contracts';
 
 /** `webhook_endpoints` as the handlers read it. */
 export interface EndpointRow {
@@ -30,7 +30,7 @@ export const endpointView = (r: EndpointRow): WebhookEndpointView => ({
 export interface DeliveryRow {
   id: string;
   event_id: string;
-  type: OutboundEventType;
+  type: WebhookDeliveryType;
   status: 'pending' | 'delivered' | 'failed';
   attempts: number;
   last_status_code: number | null;
@@ -38,9 +38,14 @@ export interface DeliveryRow {
   next_attempt_at: Date | null;
   created_at: Date;
   last_attempt_at: Date | null;
+  last_response_body: string | null;
+  /** the event's body, as every attempt sends it */
+  payload: string;
 }
 
-export const DELIVERY_COLUMNS = 'id, event_id, type, status, attempts, last_status_code, last_error, next_attempt_at, created_at, last_attempt_at';
+/** A DeliveryRow's columns, from deliveries `d` joined with their events `ev`. */
+export const DELIVERY_COLUMNS = `d.id, d.event_id, d.type, d.status, d.attempts, d.last_status_code, d.last_error, d.next_attempt_at, d.created_at,
+  d.last_attempt_at, d.last_response_body, ev.body AS payload`;
 
 export const deliveryView = (r: DeliveryRow): WebhookDeliveryView => ({
   id: r.id,
@@ -53,4 +58,6 @@ export const deliveryView = (r: DeliveryRow): WebhookDeliveryView => ({
   next_attempt_at: r.next_attempt_at?.toISOString() ?? null,
   created_at: r.created_at.toISOString(),
   last_attempt_at: r.last_attempt_at?.toISOString() ?? null,
+  payload: r.payload,
+  response_body: r.last_response_body,
 });

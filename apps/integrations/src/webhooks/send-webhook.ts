@@ -3,10 +3,11 @@ import { request as httpRequest, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { hostOf, refusedAddress } from './target-policy';
+import { WEBHOOK_RESPONSE_BODY_BYTES } from '@meter/contracts';
 import type { WebhookHeaders } from '@meter/signing';
 
-/** A delivery attempt's outcome: the receiver's status, or why none came. */
-export type AttemptOutcome = { status: number } | { error: string };
+/** A delivery attempt's outcome: the receiver's status and the first KiB of its body, or why none came. */
+export type AttemptOutcome = { status: number; body: string } | { error: string };
 
 /** The name resolution of one connection, refusing addresses the policy forbids: the check happens at connect time. */
 function guardedLookup(protocol: string, allowPrivate: boolean): LookupFunction {
@@ -62,9 +63,16 @@ export function postWebhook(
     };
     const stop = () => giveUp({ error: 'stopped' });
     const req = send(url, requestOptions, (res) => {
-      // The body is read (and dropped) so the answer counts only once complete, within the time allowed.
-      res.on('data', () => undefined);
-      res.on('end', () => finish({ status: res.statusCode ?? 0 }));
+      // The body is read to its end so the answer counts only once complete, within the time allowed; its first KiB is kept.
+      const kept: Buffer[] = [];
+      let keptBytes = 0;
+      res.on('data', (chunk: Buffer) => {
+        if (keptBytes >= WEBHOOK_RESPONSE_BODY_BYTES) return;
+        const part = chunk.subarray(0, WEBHOOK_RESPONSE_BODY_BYTES - keptBytes);
+        kept.push(part);
+        keptBytes += part.length;
+      });
+      res.on('end', () => finish({ status: res.statusCode ?? 0, body: answerText(Buffer.concat(kept)) }));
       res.on('error', (error) => finish({ error: error.message.slice(0, 300) }));
       res.on('close', () => finish({ error: 'the connection closed before the answer was complete' }));
     });
@@ -74,4 +82,9 @@ export function postWebhook(
     else options.signal?.addEventListener('abort', stop, { once: true });
     req.end(body);
   });
+}
+
+/** The kept bytes as text: UTF-8, a character cut at the 1 KiB mark and invalid bytes shown as U+FFFD. */
+export function answerText(bytes: Buffer): string {
+  return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
 }

@@ -2,14 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, webhookPrivateUrlsAllowed, type AppConfig } from '@meter/config';
-import { isUuid, WEBHOOK_OPERATIONS, webhookReplies, webhookRequests } from '@meter/contracts';
+import { isUuid, WEBHOOK_OPERATIONS, WEBHOOK_TEST_EVENT, webhookReplies, webhookRequests } from '@meter/contracts';
 import type { KeyRing } from '@meter/crypto';
 import type { Deadline } from '@meter/messaging';
 import { IntegrationsRpc } from '../rpc/integrations-rpc';
 import { IntegrationsFailure } from '../rpc/integrations-failure';
 import { DeliveryWorker } from './delivery-worker';
 import { DELIVERY_COLUMNS, deliveryView, ENDPOINT_COLUMNS, endpointView, type DeliveryRow, type EndpointRow } from './endpoint-rows';
+import { scheduledAttempts } from './retry-schedule';
 import { checkEndpointUrl } from './target-policy';
+import { testEvent } from './test-event';
 import { newWebhookSecret, sealWebhookSecret, WEBHOOK_RING } from './webhook-secrets';
 
 /** How long a rotated-out secret keeps signing alongside the new one. */
@@ -27,6 +29,7 @@ const notFound = () => new IntegrationsFailure({ code: 'not_found', detail: 'no 
 @Injectable()
 export class WebhookEndpoints implements OnApplicationBootstrap {
   private readonly allowPrivate: boolean;
+  private readonly maxAttempts: number;
 
   constructor(
     @Inject(DataSource) private readonly db: DataSource,
@@ -36,10 +39,11 @@ export class WebhookEndpoints implements OnApplicationBootstrap {
     @Inject(DeliveryWorker) private readonly worker: DeliveryWorker,
   ) {
     this.allowPrivate = webhookPrivateUrlsAllowed(config);
+    this.maxAttempts = scheduledAttempts(config.WEBHOOK_RETRY_SCHEDULE_SECONDS);
   }
 
   onApplicationBootstrap() {
-    const { create, list, update, delete: remove, rotateSecret, deliveries, retry } = WEBHOOK_OPERATIONS;
+    const { create, list, update, delete: remove, rotateSecret, deliveries, retry, test } = WEBHOOK_OPERATIONS;
     this.rpc.serve(create, webhookRequests.create, webhookReplies.create, (r, deadline) => this.create(r.org_id, r.endpoint, deadline));
     this.rpc.serve(list, webhookRequests.list, webhookReplies.list, async (r) => ({ endpoints: (await this.rows(r.org_id)).map(endpointView) }));
     this.rpc.serve(update, webhookRequests.update, webhookReplies.update, (r, deadline) => this.update(r.org_id, r.endpoint_id, r.changes, deadline));
@@ -47,6 +51,7 @@ export class WebhookEndpoints implements OnApplicationBootstrap {
     this.rpc.serve(rotateSecret, webhookRequests.rotateSecret, webhookReplies.rotateSecret, (r, deadline) => this.rotate(r.org_id, r.endpoint_id, deadline));
     this.rpc.serve(deliveries, webhookRequests.deliveries, webhookReplies.deliveries, (r) => this.deliveries(r.org_id, r.endpoint_id));
     this.rpc.serve(retry, webhookRequests.retry, webhookReplies.retry, (r, deadline) => this.retry(r.org_id, r.endpoint_id, r.delivery_id, deadline));
+    this.rpc.serve(test, webhookRequests.test, webhookReplies.test, (r, deadline) => this.sendTest(r.org_id, r.endpoint_id, deadline));
   }
 
   private async checkUrl(url: string) {
@@ -154,10 +159,40 @@ export class WebhookEndpoints implements OnApplicationBootstrap {
   private async deliveries(orgId: string, endpointId: string) {
     await this.endpoint(orgId, endpointId);
     const rows: DeliveryRow[] = await this.db.query(
-      `SELECT ${DELIVERY_COLUMNS} FROM integrations.webhook_deliveries WHERE org_id = $1 AND endpoint_id = $2 ORDER BY created_at DESC, id LIMIT $3`,
+      `SELECT ${DELIVERY_COLUMNS} FROM integrations.webhook_deliveries d JOIN integrations.webhook_events ev ON ev.event_id = d.event_id
+       WHERE d.org_id = $1 AND d.endpoint_id = $2 ORDER BY d.created_at DESC, d.id LIMIT $3`,
       [orgId, endpointId, DELIVERY_LIST_LIMIT],
     );
     return { deliveries: rows.map(deliveryView) };
+  }
+
+  /**
+   * A `webhook.test` event for this endpoint alone, delivered by the worker
+   * like any other (signed, retried on the schedule, listed with its payload).
+   */
+  private async sendTest(orgId: string, endpointId: string, deadline: Deadline) {
+    const endpoint = await this.endpoint(orgId, endpointId);
+    if (endpoint.status === 'disabled') throw new IntegrationsFailure({ code: 'conflict', detail: 'the endpoint is disabled; enable it first' });
+    const event = testEvent(endpoint.id, randomUUID(), new Date());
+    const row = await this.db.transaction(async (m) => {
+      await m.query(`INSERT INTO integrations.webhook_events (event_id, org_id, type, body) VALUES ($1, $2, $3, $4)`, [
+        event.eventId,
+        orgId,
+        WEBHOOK_TEST_EVENT,
+        event.body,
+      ]);
+      const rows: DeliveryRow[] = await m.query(
+        `WITH added AS (
+           INSERT INTO integrations.webhook_deliveries (id, endpoint_id, org_id, event_id, type, status, max_attempts, next_attempt_at)
+           VALUES (gen_random_uuid(), $1, $2, $3, $4, 'pending', $5, now()) RETURNING *)
+         SELECT ${DELIVERY_COLUMNS} FROM added d JOIN integrations.webhook_events ev ON ev.event_id = d.event_id`,
+        [endpoint.id, orgId, event.eventId, WEBHOOK_TEST_EVENT, this.maxAttempts],
+      );
+      deadline.check();
+      return rows[0];
+    });
+    this.worker.wake();
+    return deliveryView(row);
   }
 
   /**
@@ -174,8 +209,8 @@ export class WebhookEndpoints implements OnApplicationBootstrap {
         `WITH retried AS (
            UPDATE integrations.webhook_deliveries SET status = 'pending', next_attempt_at = now(),
              max_attempts = CASE WHEN status = 'pending' THEN max_attempts ELSE greatest(max_attempts, attempts + 1) END
-           WHERE org_id = $1 AND endpoint_id = $2 AND id = $3 RETURNING ${DELIVERY_COLUMNS})
-         SELECT * FROM retried`,
+           WHERE org_id = $1 AND endpoint_id = $2 AND id = $3 RETURNING *)
+         SELECT ${DELIVERY_COLUMNS} FROM retried d JOIN integrations.webhook_events ev ON ev.event_id = d.event_id`,
         [orgId, endpointId, deliveryId],
       );
       if (rows.length === 0) throw missing();
