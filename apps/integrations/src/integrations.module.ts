@@ -4,6 +4,7 @@ import { platformStreams } from '@meter/contracts';
 import { HttpCoreModule } from '@meter/http';
 import { NatsModule } from '@meter/messaging';
 import { PersistenceModule } from '@meter/persistence';
+import { BacklogMetrics } from './backlog/backlog-metrics';
 import { ExportsModule } from './exports/exports.module';
 import { integrationsStore } from './migrations';
 import { IntegrationsRpcModule } from './rpc/integrations-rpc.module';
@@ -30,6 +31,7 @@ export class IntegrationsModule {
         ExportsModule,
         WebhooksModule,
       ],
+      providers: [BacklogMetrics],
     };
   }
 }
