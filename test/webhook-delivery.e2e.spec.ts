@@ -49,7 +49,12 @@ describe('webhook delivery', () => {
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
-    platform = await startAlertPlatform('webhook-delivery-e2e', { WEBHOOK_RETRY_SCHEDULE_SECONDS: '1,1,1' });
+    // Shares above the five attempts the restart case holds open on one endpoint.
+    platform = await startAlertPlatform('webhook-delivery-e2e', {
+      WEBHOOK_RETRY_SCHEDULE_SECONDS: '1,1,1',
+      WEBHOOK_ENDPOINT_CONCURRENCY: '8',
+      WEBHOOK_ORG_CONCURRENCY: '16',
+    });
     org = await platform.organization();
     always = (await endpoint('/always')).id;
   });

@@ -18,12 +18,19 @@ import { freePort, percentile, ready, round, startProcess, stopProcess, waitFor 
  * alternately above and below it, so every reading opens or closes a BURST
  * episode. Per event: from the reading's publish, and from its transaction
  * (the outbox row's time, taken inside it, just before the commit), to the
- * receiver's answer. Prints a Markdown report.
+ * receiver's answer. With the fairness case (on unless
+ * BENCH_WEBHOOK_FAIRNESS=0) a second organization's meters raise as many
+ * events for an endpoint that accepts and never answers, so its attempts
+ * time out (15 s) and retry all along; only the healthy organization's
+ * latency is measured. Prints a Markdown report.
  */
 const DEVICES = Number(process.env.BENCH_WEBHOOK_DEVICES ?? 20);
 const PERIOD_MS = Number(process.env.BENCH_WEBHOOK_PERIOD_MS ?? 1000);
 const SECONDS = Number(process.env.BENCH_WEBHOOK_SECONDS ?? 30);
 const ORG = 'bench_webhooks';
+/** The fairness case: another organization whose endpoint accepts every delivery and never answers, raising as many events. */
+const HUNG_ORG = 'bench_webhooks_hung';
+const FAIRNESS = process.env.BENCH_WEBHOOK_FAIRNESS !== '0';
 const H = 3_600_000;
 
 async function main() {
@@ -51,6 +58,12 @@ async function main() {
   const nc = await connectNats(base.NATS_URL, 'bench-webhooks');
   const db = new Client({ connectionString: databaseUrl });
   const received = new Map<string, number>();
+  // Accepts, reads, never answers: each attempt holds its slot until the 15 s limit.
+  let hungAttempts = 0;
+  const hung = createServer((req) => {
+    hungAttempts += 1;
+    req.on('data', () => undefined);
+  });
   const receiver = createServer((req, res) => {
     req.on('data', () => undefined);
     req.on('end', () => {
@@ -65,21 +78,31 @@ async function main() {
     });
     await db.connect();
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-    const created = await requestRpc(
-      nc,
-      integrationsSubject(bus, WEBHOOK_OPERATIONS.create),
-      { org_id: ORG, actor: 'bench', endpoint: { url, events: ['alert.raised', 'alert.cleared'] } },
-      webhookReplies.create,
-      10_000,
-    );
-    if (!created.ok) throw new Error(`creating the endpoint failed: ${created.error.detail}`);
+    const hungUrl = `http://127.0.0.1:${(hung.address() as AddressInfo).port}/hook`;
+    const orgs = FAIRNESS ? [ORG, HUNG_ORG] : [ORG];
+    for (const [org, target] of [
+      [ORG, url],
+      [HUNG_ORG, hungUrl],
+    ].slice(0, orgs.length)) {
+      const created = await requestRpc(
+        nc,
+        integrationsSubject(bus, WEBHOOK_OPERATIONS.create),
+        { org_id: org, actor: 'bench', endpoint: { url: target, events: ['alert.raised', 'alert.cleared'] } },
+        webhookReplies.create,
+        10_000,
+      );
+      if (!created.ok) throw new Error(`creating the endpoint of ${org} failed: ${created.error.detail}`);
+    }
 
     const js = jetstream(nc);
     const start = Math.floor(Date.now() / H) * H - 2 * H;
-    for (let d = 1; d <= DEVICES; d++) {
-      await js.publish(bus.subject(`meter.devices.${ORG}.${d}`), JSON.stringify({ name: `Meter ${d}`, burst_threshold_per_hour: 1 }));
-      await js.publish(bus.subject(`meter.readings.${ORG}.${d}`), JSON.stringify({ read_at: new Date(start).toISOString(), value: 0 }));
+    for (const org of orgs) {
+      for (let d = 1; d <= DEVICES; d++) {
+        await js.publish(bus.subject(`meter.devices.${org}.${d}`), JSON.stringify({ name: `Meter ${d}`, burst_threshold_per_hour: 1 }));
+        await js.publish(bus.subject(`meter.readings.${org}.${d}`), JSON.stringify({ read_at: new Date(start).toISOString(), value: 0 }));
+      }
     }
     // Readings 30 minutes apart (as far as the rule goes) at fake times, one per meter and period: 2 units (BURST) then 0.1 (clears).
     const published = new Map<string, number>();
@@ -95,7 +118,7 @@ async function main() {
         values.set(d, value);
         const readAt = new Date(start + step * 30 * 60_000).toISOString();
         published.set(`${d} ${readAt}`, performance.timeOrigin + performance.now());
-        void js.publish(bus.subject(`meter.readings.${ORG}.${d}`), JSON.stringify({ read_at: readAt, value: value.toFixed(3) }));
+        for (const org of orgs) void js.publish(bus.subject(`meter.readings.${org}.${d}`), JSON.stringify({ read_at: readAt, value: value.toFixed(3) }));
       }
     }
     const expected = steps * DEVICES;
@@ -107,7 +130,8 @@ async function main() {
         `SELECT event_id, (payload->'data'->>'device_id')::int AS device,
            CASE WHEN payload->>'type' = 'alert.raised' THEN payload->'data'->>'raised_at' ELSE payload->'data'->>'cleared_at' END AS at,
            (extract(epoch from created_at) * 1000)::float8 AS created
-         FROM ingest.alert_outbox`,
+         FROM ingest.alert_outbox WHERE payload->>'org_id' = $1`,
+        [ORG],
       )
     ).rows;
     const fromPublish: number[] = [];
@@ -133,11 +157,18 @@ async function main() {
       `| events (BURST opened or closed by every reading), ${DEVICES} meters, one reading each per ${PERIOD_MS} ms for ${SECONDS} s | ${fromCommit.length} of ${expected} |`,
       `| reading's transaction (outbox row) to the receiver's answer: p50 / p95 / p99 / max | ${line(fromCommit)} |`,
       `| reading published to the receiver's answer: p50 / p95 / p99 / max | ${line(fromPublish)} |`,
+      ...(FAIRNESS
+        ? [
+            `| meanwhile: another organization's ${expected} events to an endpoint that never answers; attempts it received (each held 15 s) | ${hungAttempts} |`,
+          ]
+        : []),
     ];
     console.log(report.join('\n'));
   } finally {
     receiver.closeAllConnections();
     receiver.close();
+    hung.closeAllConnections();
+    hung.close();
     await stopProcess(integrations.child);
     await stopProcess(ingest.child);
     await db.end().catch(() => undefined);

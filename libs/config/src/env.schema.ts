@@ -164,6 +164,10 @@ export const envSchema = z
       }),
     /** Integrations: webhook deliveries sent at the same time by one process. */
     WEBHOOK_DELIVERY_CONCURRENCY: positiveInt(16, 256),
+    /** Integrations: of those, at most this many to one endpoint, so a slow or dead receiver cannot take them all. */
+    WEBHOOK_ENDPOINT_CONCURRENCY: positiveInt(8, 256),
+    /** Integrations: and at most this many to one organization's endpoints together. */
+    WEBHOOK_ORG_CONCURRENCY: positiveInt(12, 256),
     /**
      * Integrations: days a delivered or failed webhook delivery is kept after its last attempt, and an event no delivery
      * refers to after it arrived (docs/alerts-and-webhooks.md); pending deliveries are kept until they finish.

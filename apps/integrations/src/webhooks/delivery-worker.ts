@@ -6,6 +6,7 @@ import type { KeyRing } from '@meter/crypto';
 import { Metrics } from '@meter/http';
 import { signWebhook } from '@meter/signing';
 import { DatabaseOutage } from '@meter/persistence';
+import { busyOf, busyParameters, FAIR_CLAIM_SQL } from './delivery-shares';
 import { nextAttemptAt } from './retry-schedule';
 import { postWebhook, type AttemptOutcome } from './send-webhook';
 import { openWebhookSecret, WEBHOOK_RING } from './webhook-secrets';
@@ -32,7 +33,9 @@ interface Claimed {
 
 /**
  * Sends due deliveries (docs/alerts-and-webhooks.md): claims them with
- * `FOR UPDATE SKIP LOCKED` and a lease in `next_attempt_at`, so any number
+ * `FOR UPDATE SKIP LOCKED` and a lease in `next_attempt_at`, within each
+ * endpoint's and organization's share of the attempts, so a dead receiver
+ * cannot hold every slot; any number
  * of integrations replicas share the work and a crashed one's claims come
  * back; signs each attempt with the endpoint's secrets (the previous one too
  * during a rotation); records the outcome: 2xx delivered, 410 disables the
@@ -45,7 +48,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private readonly logger = new Logger('webhooks');
   private readonly attempts: Counter<'outcome'>;
   private readonly allowPrivate: boolean;
-  private readonly inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  private readonly inFlight = new Map<string, { delivery: Claimed; controller: AbortController; done: Promise<void> }>();
   private running = false;
   private loop?: Promise<void>;
   private wakeUp?: () => void;
@@ -107,21 +110,16 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     }
   }
 
+  /** Due deliveries, within each endpoint's and organization's share of this process's attempts (delivery-shares.ts). */
   private async claim(limit: number): Promise<Claimed[]> {
-    return this.db.query(
-      `WITH due AS (
-         SELECT d.id FROM integrations.webhook_deliveries d
-         JOIN integrations.webhook_endpoints e ON e.id = d.endpoint_id AND e.status = 'enabled'
-         WHERE d.status = 'pending' AND d.next_attempt_at <= now()
-         ORDER BY d.next_attempt_at LIMIT $1 FOR UPDATE OF d SKIP LOCKED
-       ), claimed AS (
-         UPDATE integrations.webhook_deliveries d SET next_attempt_at = now() + $2 * interval '1 second' FROM due WHERE d.id = due.id RETURNING d.*
-       )
-       SELECT c.id, c.org_id, c.endpoint_id, c.event_id, c.attempts, c.max_attempts, e.url, e.sealed_secret, e.previous_sealed_secret,
-         e.previous_secret_expires_at > now() AS previous_valid, ev.body
-       FROM claimed c JOIN integrations.webhook_endpoints e ON e.id = c.endpoint_id JOIN integrations.webhook_events ev ON ev.event_id = c.event_id`,
-      [limit, CLAIM_SECONDS],
-    );
+    const busy = busyOf([...this.inFlight.values()].map((f) => f.delivery));
+    return this.db.query(FAIR_CLAIM_SQL, [
+      limit,
+      CLAIM_SECONDS,
+      this.config.WEBHOOK_ENDPOINT_CONCURRENCY,
+      this.config.WEBHOOK_ORG_CONCURRENCY,
+      ...busyParameters(busy),
+    ]);
   }
 
   private start(delivery: Claimed) {
@@ -134,7 +132,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
         this.inFlight.delete(delivery.id);
         this.wake();
       });
-    this.inFlight.set(delivery.id, { controller, done });
+    this.inFlight.set(delivery.id, { delivery, controller, done });
   }
 
   private async attempt(delivery: Claimed, signal: AbortSignal) {
