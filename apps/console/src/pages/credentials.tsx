@@ -7,6 +7,7 @@ import { Field, FormError } from '../components/field';
 import { SecretOnce } from '../components/secret-once';
 import { Empty, ErrorMessage, Loading } from '../components/states';
 import { TableWrap } from '../components/table-wrap';
+import { isUnlimitedPublicKey } from '../credential-limits';
 import { formatDateTime, formatList, parseCidrList } from '../format';
 
 interface Credential {
@@ -16,6 +17,8 @@ interface Credential {
   access_key: string;
   scopes: string[];
   allowed_cidrs: string[];
+  allowed_origins?: string[];
+  device_ids?: number[] | null;
   status: 'active' | 'revoked';
   created_at: string;
   revoked_at: string | null;
@@ -199,7 +202,14 @@ function CredentialRow({ credential }: { credential: Credential }) {
       <td>
         <code>{credential.access_key}</code>
       </td>
-      <td>{credential.type}</td>
+      <td>
+        {credential.type}
+        {active && isUnlimitedPublicKey(credential) && (
+          <p className="notice" role="note">
+            Unlimited: whoever copies this public key reads every device. Give it allowed origins, devices or CIDRs.
+          </p>
+        )}
+      </td>
       <td>{formatList(credential.scopes)}</td>
       <td>
         {editing ? (
