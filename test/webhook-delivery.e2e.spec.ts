@@ -76,6 +76,13 @@ describe('webhook delivery', () => {
     for (const attempt of attempts) expect(() => new Webhook(secret).verify(attempt.body, attempt.headers as Record<string, string>)).not.toThrow();
     // The schedule's waits lie between the attempts (1 s each here).
     expect(attempts[1].at - attempts[0].at).toBeGreaterThanOrEqual(900);
+    // Operators see the delivery's latency, retries included, and the backlog.
+    const metrics = await (await fetch(`http://127.0.0.1:${platform.integrations.port}/metrics`)).text();
+    expect(Number(/^meter_webhook_delivery_latency_seconds_count (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(1);
+    expect(Number(/^meter_webhook_delivery_latency_seconds_bucket\{le="1"\} (\d+)$/m.exec(metrics)?.[1])).toBeLessThan(
+      Number(/^meter_webhook_delivery_latency_seconds_count (\d+)$/m.exec(metrics)?.[1]),
+    );
+    expect(metrics).toMatch(/^meter_webhook_deliveries_pending \d+$/m);
   });
 
   it('410 Gone disables the endpoint: no further deliveries until it is enabled again', async () => {

@@ -51,6 +51,6 @@ export const FAIR_CLAIM_SQL = `
   claimed AS (
     UPDATE integrations.webhook_deliveries d SET next_attempt_at = now() + $2 * interval '1 second' FROM due WHERE d.id = due.id RETURNING d.*
   )
-  SELECT c.id, c.org_id, c.endpoint_id, c.event_id, c.attempts, c.max_attempts, e.url, e.sealed_secret, e.previous_sealed_secret,
+  SELECT c.id, c.org_id, c.endpoint_id, c.event_id, c.attempts, c.max_attempts, c.created_at, e.url, e.sealed_secret, e.previous_sealed_secret,
     e.previous_secret_expires_at > now() AS previous_valid, ev.body
   FROM claimed c JOIN integrations.webhook_endpoints e ON e.id = c.endpoint_id JOIN integrations.webhook_events ev ON ev.event_id = c.event_id`;

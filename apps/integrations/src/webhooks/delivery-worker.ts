@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { Counter } from 'prom-client';
+import { Counter, Histogram } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, webhookPrivateUrlsAllowed, type AppConfig } from '@meter/config';
 import type { KeyRing } from '@meter/crypto';
@@ -24,6 +24,7 @@ interface Claimed {
   event_id: string;
   attempts: number;
   max_attempts: number;
+  created_at: Date;
   url: string;
   sealed_secret: string;
   previous_sealed_secret: string | null;
@@ -47,6 +48,7 @@ interface Claimed {
 export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('webhooks');
   private readonly attempts: Counter<'outcome'>;
+  private readonly latency: Histogram;
   private readonly allowPrivate: boolean;
   private readonly inFlight = new Map<string, { delivery: Claimed; controller: AbortController; done: Promise<void> }>();
   private running = false;
@@ -62,6 +64,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     @Inject(Metrics) metrics: Metrics,
   ) {
     this.allowPrivate = webhookPrivateUrlsAllowed(config);
+    this.latency = new Histogram({
+      name: 'meter_webhook_delivery_latency_seconds',
+      help: 'From the event committed (the delivery created) to the receiver’s 2xx, retries included',
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 7200, 86400],
+      registers: [metrics.registry],
+    });
     this.attempts = new Counter({
       name: 'meter_integrations_webhook_attempts_total',
       help: 'Webhook delivery attempts by outcome: delivered, retry, failed (no attempts left), gone (410: endpoint disabled)',
@@ -159,6 +167,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     const next = delivered || gone ? null : nextAttemptAt(attempts, delivery.max_attempts, this.config.WEBHOOK_RETRY_SCHEDULE_SECONDS, Date.now());
     const state = delivered ? 'delivered' : next === null ? 'failed' : 'pending';
     this.attempts.inc({ outcome: delivered ? 'delivered' : gone ? 'gone' : state === 'failed' ? 'failed' : 'retry' });
+    if (delivered) this.latency.observe(Math.max(0, Date.now() - delivery.created_at.getTime()) / 1000);
     await this.db.transaction(async (m) => {
       await m.query(
         `UPDATE integrations.webhook_deliveries SET attempts = $2, status = $3, last_status_code = $4, last_error = $5,
