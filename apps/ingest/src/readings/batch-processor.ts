@@ -10,7 +10,7 @@ import { ensurePartitions } from '../reading-store/reading-store';
 import { AlertEventsRelay } from '../alerts/alert-events-relay';
 import { DeadLetters } from './dead-letters';
 import { IngestMetrics } from './ingest-metrics';
-import { routeMessage } from './route-message';
+import { routeMessage, type DeadLetterCause } from './route-message';
 import { isTransientDatabaseError, retryDelayMs } from './transient-error';
 import type { AlarmUpdate, DeviceUpdate } from './updates';
 import { writeBatch } from './write-batch';
@@ -49,7 +49,7 @@ export class BatchProcessor {
     for (const msg of batch) {
       const subject = this.bus.unprefixed(msg.subject);
       const routed = routeMessage({ subject, data: msg.data, seq: msg.seq, receivedAt: Math.floor(Number(msg.info.timestampNanos) / 1e6) }, now);
-      if (routed.kind === 'dead') await this.deadLetter(msg, subject, routed.deadLetterKind, routed.reason);
+      if (routed.kind === 'dead') await this.deadLetter(msg, subject, routed.deadLetterKind, routed.cause, routed.reason);
       else if (routed.kind === 'device') usable.push({ msg, readings: [], device: routed.update });
       else if (routed.kind === 'alarm') usable.push({ msg, readings: [], alarm: routed.update });
       else usable.push({ msg, readings: routed.rows });
@@ -73,6 +73,7 @@ export class BatchProcessor {
           usable[0].msg,
           this.bus.unprefixed(usable[0].msg.subject),
           usable[0].device ? 'devices' : usable[0].alarm ? 'alarms' : 'readings',
+          'rejected_by_database',
           `rejected by the database: ${(error as Error).message}`,
         );
         return;
@@ -127,11 +128,11 @@ export class BatchProcessor {
    * A bare `+TERM`: servers before 2.10.4 ignore a `+TERM` that carries a reason, so the message stayed
    * pending, came back every ack_wait and held a max_ack_pending slot. The reason is in the dead letter.
    */
-  private async deadLetter(msg: JsMsg, subject: string, kind: string, reason: string) {
+  private async deadLetter(msg: JsMsg, subject: string, kind: string, cause: DeadLetterCause, reason: string) {
     try {
       const written = await this.deadLetters.publish({ kind, reason, originalSubject: subject, seq: msg.seq, data: msg.data });
       msg.term();
-      if (written) this.metrics.deadLetters.inc({ kind });
+      if (written) this.metrics.deadLetters.inc({ kind, reason: cause });
     } catch (error) {
       this.logger.warn(`dead letter for seq ${msg.seq} not published, will retry: ${String(error)}`);
       msg.nak(retryDelayMs(msg.info.deliveryCount));

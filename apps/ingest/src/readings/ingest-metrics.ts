@@ -5,7 +5,7 @@ import { Metrics } from '@meter/http';
 @Injectable()
 export class IngestMetrics {
   readonly readings: Counter;
-  readonly deadLetters: Counter<'kind'>;
+  readonly deadLetters: Counter<'kind' | 'reason'>;
   /** Partitions and transaction of one batch, until commit. */
   readonly batchSeconds: Histogram;
   readonly batchMessages: Histogram;
@@ -19,8 +19,8 @@ export class IngestMetrics {
     this.readings = new Counter({ name: 'meter_ingest_readings_total', help: 'Readings written (committed) to the read model', registers });
     this.deadLetters = new Counter({
       name: 'meter_ingest_dead_letters_total',
-      help: 'Messages sent to the dead-letter subject, by kind',
-      labelNames: ['kind'],
+      help: 'Messages sent to the dead-letter subject, by kind (subject) and reason: invalid_subject, not_json, invalid_message, future_timestamp, rejected_by_database',
+      labelNames: ['kind', 'reason'],
       registers,
     });
     this.batchSeconds = new Histogram({

@@ -74,6 +74,19 @@ describe('routeMessage', () => {
   });
 });
 
+describe('dead-letter causes', () => {
+  it.each([
+    ['meter.readings.acme.0', { read_at: '2026-11-21T10:00:00Z', value: 1 }, 'invalid_subject'],
+    ['meter.readings.acme.1', '{', 'not_json'],
+    ['meter.readings.acme.1', { read_at: '2026-11-21T10:00:00Z', value: -1 }, 'invalid_message'],
+    ['meter.devices.acme.1', { channels: 2 }, 'invalid_message'],
+    ['meter.readings.acme.1', { read_at: '2026-11-23T10:00:00Z', value: 1 }, 'future_timestamp'],
+    ['meter.alarms.acme.3', { code: 'DRY', state: 'raised', at: '2026-11-24T10:00:00Z' }, 'future_timestamp'],
+  ])('names %s %j %s', (subject, payload, cause) => {
+    expect(routeMessage(msg(subject, payload), NOW)).toMatchObject({ kind: 'dead', cause });
+  });
+});
+
 describe('transient database errors', () => {
   it.each([
     [{ code: '40P01' }, true],

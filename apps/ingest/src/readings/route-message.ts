@@ -8,7 +8,13 @@ export type RoutedMessage =
   | { kind: 'readings'; rows: ReadingRow[] }
   | { kind: 'device'; update: DeviceUpdate }
   | { kind: 'alarm'; update: AlarmUpdate }
-  | { kind: 'dead'; deadLetterKind: string; reason: string };
+  | { kind: 'dead'; deadLetterKind: string; cause: DeadLetterCause; reason: string };
+
+/**
+ * Why a message was dead-lettered, in a few words operators can count by
+ * (`meter_ingest_dead_letters_total{reason}`); `reason` says it in full.
+ */
+export type DeadLetterCause = 'invalid_subject' | 'not_json' | 'invalid_message' | 'future_timestamp' | 'rejected_by_database';
 
 export interface IncomingMessage {
   /** subject without the bus prefix */
@@ -27,13 +33,13 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 /** Routes and validates one message; never throws: what cannot be used becomes a dead letter with the reason. */
 export function routeMessage(message: IncomingMessage, nowMs: number): RoutedMessage {
   const subject = parseMeterSubject(message.subject);
-  if (subject.kind === 'invalid') return { kind: 'dead', deadLetterKind: 'unknown', reason: subject.reason };
-  const dead = (reason: string): RoutedMessage => ({ kind: 'dead', deadLetterKind: subject.kind, reason });
+  if (subject.kind === 'invalid') return { kind: 'dead', deadLetterKind: 'unknown', cause: 'invalid_subject', reason: subject.reason };
+  const dead = (reason: string, cause: DeadLetterCause = 'invalid_message'): RoutedMessage => ({ kind: 'dead', deadLetterKind: subject.kind, cause, reason });
   let payload: unknown;
   try {
     payload = JSON.parse(decoder.decode(message.data));
   } catch {
-    return dead('payload is not valid UTF-8 JSON');
+    return dead('payload is not valid UTF-8 JSON', 'not_json');
   }
   if (subject.kind === 'devices') {
     const parsed = deviceMessage.safeParse(payload);
@@ -46,7 +52,7 @@ export function routeMessage(message: IncomingMessage, nowMs: number): RoutedMes
   if (subject.kind === 'alarms') {
     const parsed = alarmMessage.safeParse(payload);
     if (!parsed.success) return dead(describe(parsed.error));
-    if (parsed.data.at > nowMs + MAX_FUTURE_MS) return dead('at is more than 24 h in the future');
+    if (parsed.data.at > nowMs + MAX_FUTURE_MS) return dead('at is more than 24 h in the future', 'future_timestamp');
     return { kind: 'alarm', update: { orgId: subject.orgId, deviceId: subject.deviceId, seq: message.seq, alarm: parsed.data } };
   }
   const { orgId, deviceId } = subject;
@@ -65,9 +71,9 @@ export function routeMessage(message: IncomingMessage, nowMs: number): RoutedMes
   return readingsOf(rows, nowMs, dead);
 }
 
-function readingsOf(rows: ReadingRow[], nowMs: number, dead: (reason: string) => RoutedMessage): RoutedMessage {
+function readingsOf(rows: ReadingRow[], nowMs: number, dead: (reason: string, cause?: DeadLetterCause) => RoutedMessage): RoutedMessage {
   const tooLate = rows.findIndex((r) => r.readAt > nowMs + MAX_FUTURE_MS);
-  if (tooLate >= 0) return dead(`read_at of item ${tooLate} is more than 24 h in the future`);
+  if (tooLate >= 0) return dead(`read_at of item ${tooLate} is more than 24 h in the future`, 'future_timestamp');
   return { kind: 'readings', rows };
 }
 
