@@ -461,6 +461,26 @@ describe('batch exports to S3, Azure and GCS', () => {
     expect((await ok('b', 'GET', `/integrations/${integrationIds.b}/runs`)).runs.map((r: Json) => r.id)).toEqual([run.id]);
   });
 
+  it('queues one run for a POST repeated with the same Idempotency-Key, and refuses that key for other days', async () => {
+    const post = (from: string) =>
+      call(authBase, 'POST', `/integrations/${integrationIds.b}/runs`, {
+        token: org.b.token,
+        body: { from, to: from },
+        headers: { 'idempotency-key': 'runs-retried-after-a-timeout' },
+      });
+    const before = (await ok('b', 'GET', `/integrations/${integrationIds.b}/runs`)).runs as Json[];
+    const answers = await Promise.all([post(MARCH_DAYS[1]), post(MARCH_DAYS[1])]);
+    expect(answers.map((a) => a.status)).toEqual([202, 202]);
+    expect(answers[0].body.id).toBe(answers[1].body.id);
+    expect(answers.filter((a) => a.headers.get('idempotent-replayed') === 'true')).toHaveLength(1);
+    const other = await post(MARCH_DAYS[2]);
+    expect(other.status).toBe(422);
+    expect(other.body).toMatchObject({ code: 'idempotency_key_reused' });
+    await finished('b', integrationIds.b, answers[0].body.id as string);
+    const after = (await ok('b', 'GET', `/integrations/${integrationIds.b}/runs`)).runs as Json[];
+    expect(after.map((r) => r.id).sort()).toEqual([...before.map((r) => r.id), answers[0].body.id].sort());
+  });
+
   it("types Parquet columns as DuckDB reads them: DATE, DECIMAL(18, the file's largest decimal places), exact values", async () => {
     const created = await ok(
       'a',
