@@ -130,7 +130,7 @@ async function main() {
         `SELECT event_id, (payload->'data'->>'device_id')::int AS device,
            CASE WHEN payload->>'type' = 'alert.raised' THEN payload->'data'->>'raised_at' ELSE payload->'data'->>'cleared_at' END AS at,
            (extract(epoch from created_at) * 1000)::float8 AS created
-         FROM ingest.alert_outbox WHERE payload->>'org_id' = $1`,
+         FROM ingest.alert_outbox WHERE org_id = $1`,
         [ORG],
       )
     ).rows;

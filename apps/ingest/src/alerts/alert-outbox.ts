@@ -36,8 +36,13 @@ export function alertEvent(type: 'alert.raised' | 'alert.cleared', row: EpisodeR
 export async function appendAlertEvents(db: Queryable, events: readonly OutboundEvent[]): Promise<void> {
   if (events.length === 0) return;
   await db.query(
-    `INSERT INTO ingest.alert_outbox (event_id, subject, payload)
-     SELECT * FROM unnest($1::uuid[], $2::text[], $3::jsonb[]) ON CONFLICT (event_id) DO NOTHING`,
-    [events.map((e) => e.event_id), events.map((e) => outboundEventSubject(e.org_id, e.type)), events.map((e) => JSON.stringify(e))],
+    `INSERT INTO ingest.alert_outbox (org_id, event_id, subject, payload)
+     SELECT * FROM unnest($1::text[], $2::uuid[], $3::text[], $4::jsonb[]) ON CONFLICT (org_id, event_id) DO NOTHING`,
+    [
+      events.map((e) => e.org_id),
+      events.map((e) => e.event_id),
+      events.map((e) => outboundEventSubject(e.org_id, e.type)),
+      events.map((e) => JSON.stringify(e)),
+    ],
   );
 }

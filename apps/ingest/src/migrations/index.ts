@@ -4,6 +4,7 @@ import { DeviceSettings1764000000000 } from './device-settings.migration';
 import { DevicesChangedNotify1763800000002 } from './devices-changed-notify.migration';
 import { ExternalIds1764500000000 } from './external-ids.migration';
 import { NoJit1763800000001 } from './no-jit.migration';
+import { OrgLeadingKeys1764800000000 } from './org-leading-keys.migration';
 import { ReadModel1763800000000 } from './read-model.migration';
 import { ReadingChanges1764100000000 } from './reading-changes.migration';
 import { ReadingChangesByTransaction1764400000000 } from './reading-changes-by-transaction.migration';
@@ -30,6 +31,7 @@ export const ingestStore: ServiceStore = {
     ExternalIds1764500000000,
     ReadingResets1764600000000,
     ReadingChangesTruncate1764700000000,
+    OrgLeadingKeys1764800000000,
   ],
   entities: [],
 };
