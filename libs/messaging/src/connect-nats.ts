@@ -34,6 +34,10 @@ export async function connectNats(url: string, name: string, identity: NatsIdent
     reconnectTimeWait: 500,
     waitOnFirstConnect: false,
     pingInterval: 10_000,
+    // nats.js otherwise builds two Error objects (stack traces) per request up front, to
+    // name the caller should it fail: a third of the collectors' CPU per uplink
+    // (docs/benchmarks.md, "Collectors"). Errors keep their messages.
+    noAsyncTraces: true,
     ...defined(identity),
   });
   followConnectionState(nc);
