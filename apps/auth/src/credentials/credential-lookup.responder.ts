@@ -12,17 +12,7 @@ import {
 import { BUS, NATS } from '@meter/messaging';
 import { DatabaseOutage } from '@meter/persistence';
 import { serveLookups } from '../common/serve-lookups';
-import { envelopeOf, type StoredEventRow } from '../events/event-store';
-
-/** The latest event of each credential event type, oldest first: folded in order, they give the current state. */
-const LATEST_CREDENTIAL_EVENTS = `
-  SELECT seq, event_id, type, aggregate_id, org_id, version, occurred_at, payload FROM (
-    SELECT DISTINCT ON (e.type) e.*
-      FROM auth.credentials c JOIN auth.events e ON e.aggregate_id = c.id
-     WHERE c.access_key = $1
-       AND e.type IN ('credential.created', 'credential.revoked', 'credential.cidrs_changed', 'credential.settings_changed', 'credential.secret_resealed')
-     ORDER BY e.type, e.version DESC
-  ) latest ORDER BY version`;
+import { envelopeOf, latestCredentialEvents } from '../events/event-store';
 
 /**
  * Answers the gateways' `auth.credentials.lookup` requests with the
@@ -67,7 +57,7 @@ export class CredentialLookupResponder implements OnModuleInit, OnApplicationShu
       return { status: 'unknown' };
     }
     if (!request.success) return { status: 'unknown' };
-    const rows = (await this.dataSource.query(LATEST_CREDENTIAL_EVENTS, [request.data.access_key])) as StoredEventRow[];
+    const rows = await latestCredentialEvents(this.dataSource.manager, request.data.access_key);
     if (rows.length === 0) return { status: 'unknown' };
     // Validated as the gateway will: what auth appended passed the same schemas.
     return credentialLookupReply.parse({ status: 'found', events: rows.map(envelopeOf) });

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { CREDENTIAL_USAGE_QUEUE_GROUP, credentialUsageReport, credentialUsageSubject, type BusNames, type CredentialUsageReport } from '@meter/contracts';
 import { BUS, NATS } from '@meter/messaging';
 import { DatabaseOutage } from '@meter/persistence';
+import { recordCredentialUse } from './credential-store';
 
 /**
  * Keeps `last_used_at` of credentials from the gateways' usage reports. It
@@ -49,12 +50,6 @@ export class CredentialUsageListener implements OnModuleInit, OnApplicationShutd
       this.logger.warn(`malformed credential usage report dropped: ${error instanceof Error ? error.message : String(error)}`);
       return 0;
     }
-    const [, updated] = (await this.dataSource.query(
-      `UPDATE auth.credentials c SET last_used_at = u.t
-       FROM unnest($1::text[], $2::text[], $3::timestamptz[]) AS u(id, org, t)
-       WHERE c.id = u.id AND c.org_id = u.org AND (c.last_used_at IS NULL OR c.last_used_at < u.t)`,
-      [report.usage.map((u) => u.credential_id), report.usage.map((u) => u.org_id), report.usage.map((u) => u.last_used_at)],
-    )) as [unknown, number];
-    return updated;
+    return recordCredentialUse(this.dataSource.manager, report.usage);
   }
 }

@@ -10,11 +10,13 @@ import { OutboxRelayService } from '../events/outbox-relay.service';
 import type { CurrentAdminInfo } from '../sessions/current-admin';
 import { normalizeCidr } from './cidr';
 import { CREDENTIAL_RING } from './credential-keyring';
-import { CREDENTIAL_COLUMNS, credentialView, type CredentialRow } from './credential-row';
+import { organizationScopes } from '../organizations/organization-store';
+import { credentialView, type CredentialRow } from './credential-row';
 import type { CreateCredentialRequest, CreatedCredential, Credential, UpdateCredentialRequest } from './credential-schemas';
 import { checkOrigin } from './origin';
 import { newAccessKey, newSecretKey } from './credential-secrets';
 import { CredentialStamps } from './credential-stamps';
+import { credentialsOf, findCredential, insertCredential, revokeCredential, updateCredentialSettings, type CredentialLimitColumns } from './credential-store';
 
 type CredentialScope = z.infer<typeof credentialScope>;
 
@@ -31,8 +33,7 @@ export class CredentialsService {
   ) {}
 
   async availableScopes(admin: CurrentAdminInfo): Promise<string[]> {
-    const [org] = (await this.dataSource.query('SELECT scopes FROM auth.organizations WHERE id = $1', [admin.orgId])) as { scopes: string[] }[];
-    return org?.scopes ?? [];
+    return organizationScopes(this.dataSource.manager, admin.orgId);
   }
 
   async create(admin: CurrentAdminInfo, request: CreateCredentialRequest): Promise<CreatedCredential> {
@@ -52,12 +53,17 @@ export class CredentialsService {
     const sealedSecret = secretKey === null ? null : seal(this.ring, secretKey, associatedData(credentialSecretAad(admin.orgId, id)));
     const createdAt = new Date();
     await this.dataSource.transaction(async (manager) => {
-      await manager.query(
-        `INSERT INTO auth.credentials (id, org_id, name, type, access_key, scopes, allowed_cidrs, sealed_secret, status, created_at, version,
-                                       expires_at, allowed_origins, device_ids)
-         VALUES ($1, $2, $3, $4, $5, $6, '{}', $7, 'active', $8, 1, $9, $10, $11)`,
-        [id, admin.orgId, request.name, request.type, accessKey, request.scopes, sealedSecret, createdAt, ...limitColumns(limits)],
-      );
+      await insertCredential(manager, {
+        id,
+        orgId: admin.orgId,
+        name: request.name,
+        type: request.type,
+        accessKey,
+        scopes: request.scopes,
+        sealedSecret,
+        createdAt,
+        ...limits,
+      });
       await appendEvents(manager, [
         newEvent(
           'credential.created',
@@ -99,10 +105,7 @@ export class CredentialsService {
   }
 
   async list(admin: CurrentAdminInfo): Promise<Credential[]> {
-    const rows = (await this.dataSource.query(`SELECT ${CREDENTIAL_COLUMNS} FROM auth.credentials WHERE org_id = $1 ORDER BY created_at, id`, [
-      admin.orgId,
-    ])) as CredentialRow[];
-    return rows.map(credentialView);
+    return (await credentialsOf(this.dataSource.manager, admin.orgId)).map(credentialView);
   }
 
   async get(admin: CurrentAdminInfo, id: string): Promise<Credential> {
@@ -119,14 +122,7 @@ export class CredentialsService {
       const credential = await this.find(manager, admin, id);
       if (credential.status === 'revoked') return credential.version;
       const revokedAt = new Date();
-      assertUpdated(
-        await manager.query(
-          `UPDATE auth.credentials SET status = 'revoked', revoked_at = $3, sealed_secret = NULL, version = version + 1
-            WHERE id = $1 AND version = $2`,
-          [id, credential.version, revokedAt],
-        ),
-        id,
-      );
+      assertUpdated(await revokeCredential(manager, id, credential.version, revokedAt), id);
       await appendEvents(manager, [
         newEvent(
           'credential.revoked',
@@ -167,14 +163,7 @@ export class CredentialsService {
       const allowedCidrs = request.allowed_cidrs !== undefined ? cidrs : credential.allowed_cidrs;
       const settingsChanged = request.name !== undefined || limitsAsked;
       const version = credential.version + (request.allowed_cidrs !== undefined ? 1 : 0) + (settingsChanged ? 1 : 0);
-      assertUpdated(
-        await manager.query(
-          `UPDATE auth.credentials SET name = $3, allowed_cidrs = $4, expires_at = $5, allowed_origins = $6, device_ids = $7, version = $8
-            WHERE id = $1 AND version = $2`,
-          [id, credential.version, name, allowedCidrs, ...limitColumns(limits), version],
-        ),
-        id,
-      );
+      assertUpdated(await updateCredentialSettings(manager, id, credential.version, { name, allowedCidrs, ...limits }, version), id);
       const events = [];
       const aggregate = (v: number) => ({ aggregateId: id, orgId: admin.orgId, version: v });
       if (request.allowed_cidrs !== undefined) {
@@ -205,20 +194,10 @@ export class CredentialsService {
   private async find(manager: EntityManager, admin: CurrentAdminInfo, id: string, forUpdate = true): Promise<CredentialRow> {
     const missing = () => notFound(`no credential ${id} in this organization`);
     if (!CREDENTIAL_ID.test(id)) throw missing();
-    const lock = forUpdate ? ' FOR UPDATE' : '';
-    const [row] = (await manager.query(`SELECT ${CREDENTIAL_COLUMNS} FROM auth.credentials WHERE id = $1 AND org_id = $2${lock}`, [
-      id,
-      admin.orgId,
-    ])) as CredentialRow[];
+    const row = await findCredential(manager, admin.orgId, id, forUpdate);
     if (!row) throw missing();
     return row;
   }
-}
-
-interface CredentialLimits {
-  expires_at: string | null;
-  allowed_origins: string[];
-  device_ids: number[] | null;
 }
 
 /**
@@ -229,8 +208,8 @@ interface CredentialLimits {
 function checkLimits(
   request: { expires_at?: string | null; allowed_origins?: string[]; device_ids?: number[] | null },
   errors: FieldError[],
-  current: CredentialLimits,
-): CredentialLimits {
+  current: CredentialLimitColumns,
+): CredentialLimitColumns {
   const origins: string[] = [];
   (request.allowed_origins ?? []).forEach((entry, i) => {
     const result = checkOrigin(entry);
@@ -245,7 +224,7 @@ function checkLimits(
   };
 }
 
-function limitsOfRow(row: CredentialRow): CredentialLimits {
+function limitsOfRow(row: CredentialRow): CredentialLimitColumns {
   return {
     expires_at: row.expires_at?.toISOString() ?? null,
     allowed_origins: row.allowed_origins,
@@ -253,12 +232,7 @@ function limitsOfRow(row: CredentialRow): CredentialLimits {
   };
 }
 
-/** The limits as the columns take them: expires_at, allowed_origins, device_ids. */
-function limitColumns(limits: CredentialLimits): unknown[] {
-  return [limits.expires_at, limits.allowed_origins, limits.device_ids];
-}
-
-function limitColumnsOfRow(limits: CredentialLimits): Pick<CredentialRow, 'expires_at' | 'allowed_origins' | 'device_ids'> {
+function limitColumnsOfRow(limits: CredentialLimitColumns): Pick<CredentialRow, 'expires_at' | 'allowed_origins' | 'device_ids'> {
   return {
     expires_at: limits.expires_at === null ? null : new Date(limits.expires_at),
     allowed_origins: limits.allowed_origins,

@@ -3,6 +3,7 @@ import { activeKey, associatedData, needsReseal, openText, reseal, SealedDataErr
 import type { DataSource } from 'typeorm';
 import { appendEvents, assertUpdated, ConcurrencyConflict } from '../events/event-store';
 import { newEvent } from '../events/new-event';
+import { replaceSealedSecret, sealedSecrets, type SealedSecretRow } from './credential-store';
 
 /** What the stored credential secrets look like to a key ring. */
 export interface SealedSecretsCheck {
@@ -18,23 +19,12 @@ export interface ResealReport extends SealedSecretsCheck {
   resealed: number;
 }
 
-interface SealedRow {
-  id: string;
-  org_id: string;
-  access_key: string;
-  sealed_secret: string;
-  version: number;
-}
-
 /** Text that is not a sealed value at all names no key. */
 const MALFORMED = '(malformed)';
 
-const liveSecrets = async (dataSource: DataSource) =>
-  (await dataSource.query(
-    'SELECT id, org_id, access_key, sealed_secret, version FROM auth.credentials WHERE sealed_secret IS NOT NULL ORDER BY id',
-  )) as SealedRow[];
+const liveSecrets = (dataSource: DataSource) => sealedSecrets(dataSource.manager);
 
-const secretAd = (row: SealedRow) => associatedData(credentialSecretAad(row.org_id, row.id));
+const secretAd = (row: SealedSecretRow) => associatedData(credentialSecretAad(row.org_id, row.id));
 
 function keyIdOf(sealed: string): string {
   try {
@@ -93,17 +83,11 @@ export async function resealCredentials(dataSource: DataSource, ring: KeyRing): 
   return { resealed, ...(await checkCredentialSecrets(dataSource, ring)) };
 }
 
-async function resealOne(dataSource: DataSource, ring: KeyRing, row: SealedRow): Promise<boolean> {
+async function resealOne(dataSource: DataSource, ring: KeyRing, row: SealedSecretRow): Promise<boolean> {
   if (!needsReseal(ring, row.sealed_secret)) return false;
   const sealed = reseal(ring, row.sealed_secret, secretAd(row));
   return dataSource.transaction(async (manager) => {
-    assertUpdated(
-      await manager.query(
-        'UPDATE auth.credentials SET sealed_secret = $3, version = version + 1 WHERE id = $1 AND version = $2 AND sealed_secret IS NOT NULL',
-        [row.id, row.version, sealed],
-      ),
-      row.id,
-    );
+    assertUpdated(await replaceSealedSecret(manager, row.id, row.version, sealed), row.id);
     await appendEvents(manager, [
       newEvent(
         'credential.secret_resealed',

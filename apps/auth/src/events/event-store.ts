@@ -45,6 +45,20 @@ export interface StoredEventRow {
   payload: unknown;
 }
 
+/** The latest event of each credential event type, oldest first: folded in order, they give the credential's current state. */
+export async function latestCredentialEvents(manager: Pick<EntityManager, 'query'>, accessKey: string): Promise<StoredEventRow[]> {
+  return manager.query(
+    `SELECT seq, event_id, type, aggregate_id, org_id, version, occurred_at, payload FROM (
+       SELECT DISTINCT ON (e.type) e.*
+         FROM auth.credentials c JOIN auth.events e ON e.aggregate_id = c.id
+        WHERE c.access_key = $1
+          AND e.type IN ('credential.created', 'credential.revoked', 'credential.cidrs_changed', 'credential.settings_changed', 'credential.secret_resealed')
+        ORDER BY e.type, e.version DESC
+     ) latest ORDER BY version`,
+    [accessKey],
+  );
+}
+
 /** The envelope as it was appended (what the relay publishes). */
 export function envelopeOf(row: StoredEventRow) {
   return {
