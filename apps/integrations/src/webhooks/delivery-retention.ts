@@ -4,6 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@meter/config';
 import { Metrics } from '@meter/http';
 import { ADVISORY_LOCKS, DatabaseOutage } from '@meter/persistence';
+import { deleteFinishedDeliveries, deleteUnreferencedEvents, type EventCursor } from './delivery-store';
 
 /** Rows one statement deletes at most: each batch is a short transaction of its own, so a large backlog never holds locks for long. */
 export const PRUNE_BATCH_SIZE = 1000;
@@ -33,54 +34,6 @@ async function underLock<T>(db: DataSource, work: (m: EntityManager) => Promise<
     const [{ locked }]: { locked: boolean }[] = await m.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [ADVISORY_LOCKS.webhookRetention]);
     return locked ? work(m) : null;
   });
-}
-
-/** Deletes up to `limit` delivered or failed deliveries last changed before the retention; a row being retried right now is skipped. */
-async function deleteFinishedDeliveries(m: EntityManager, days: number, limit: number): Promise<number> {
-  const [{ n }]: { n: number }[] = await m.query(
-    `WITH deleted AS (
-       DELETE FROM integrations.webhook_deliveries WHERE id IN (
-         SELECT id FROM integrations.webhook_deliveries
-         WHERE status IN ('delivered', 'failed') AND coalesce(last_attempt_at, created_at) < now() - make_interval(days => $1::int)
-         LIMIT $2 FOR UPDATE SKIP LOCKED)
-       RETURNING 1)
-     SELECT count(*)::int AS n FROM deleted`,
-    [days, limit],
-  );
-  return n;
-}
-
-interface EventCursor {
-  receivedAt: string;
-  eventId: string;
-}
-
-/**
- * Looks at the next `limit` events received before the retention, in
- * (received_at, event_id) order after `after`, and deletes those no delivery
- * refers to. Walking a cursor rather than asking for the first unreferenced
- * ones each time keeps events a pending delivery still needs (a disabled
- * endpoint's, say) from being read again by every batch.
- */
-async function deleteUnreferencedEvents(m: EntityManager, days: number, limit: number, after: EventCursor) {
-  const [row]: { scanned: number; deleted: number; last_received_at: string | null; last_event_id: string | null }[] = await m.query(
-    `WITH scanned AS (
-       SELECT event_id, received_at FROM integrations.webhook_events
-       WHERE received_at < now() - make_interval(days => $1::int) AND (received_at, event_id) > ($3::timestamptz, $4::uuid)
-       ORDER BY received_at, event_id LIMIT $2
-     ), deleted AS (
-       DELETE FROM integrations.webhook_events e USING scanned s
-       WHERE e.event_id = s.event_id AND NOT EXISTS (SELECT 1 FROM integrations.webhook_deliveries d WHERE d.event_id = e.event_id)
-       RETURNING 1
-     ), last AS (
-       SELECT received_at, event_id FROM scanned ORDER BY received_at DESC, event_id DESC LIMIT 1
-     )
-     SELECT (SELECT count(*)::int FROM scanned) AS scanned, (SELECT count(*)::int FROM deleted) AS deleted,
-       (SELECT received_at::text FROM last) AS last_received_at, (SELECT event_id FROM last) AS last_event_id`,
-    [days, limit, after.receivedAt, after.eventId],
-  );
-  const next = row.last_received_at && row.last_event_id ? { receivedAt: row.last_received_at, eventId: row.last_event_id } : after;
-  return { scanned: row.scanned, deleted: row.deleted, next };
 }
 
 /**

@@ -6,7 +6,9 @@ import type { KeyRing } from '@meter/crypto';
 import { Metrics } from '@meter/http';
 import { signWebhook } from '@meter/signing';
 import { DatabaseOutage } from '@meter/persistence';
-import { busyOf, busyParameters, FAIR_CLAIM_SQL } from './delivery-shares';
+import { busyOf } from './delivery-shares';
+import { claimDeliveries, recordAttempt, releaseDelivery, type ClaimedDelivery } from './delivery-store';
+import { disableGoneEndpoint } from './endpoint-store';
 import { nextAttemptAt } from './retry-schedule';
 import { postWebhook, type AttemptOutcome } from './send-webhook';
 import { openWebhookSecret, WEBHOOK_RING } from './webhook-secrets';
@@ -16,21 +18,6 @@ export const DELIVERY_TIMEOUT_MS = 15_000;
 /** A claimed delivery is hidden from other workers this long: past the attempt's time limit, so a crashed worker's claims come back. */
 const CLAIM_SECONDS = 45;
 const POLL_MS = 1000;
-
-interface Claimed {
-  id: string;
-  org_id: string;
-  endpoint_id: string;
-  event_id: string;
-  attempts: number;
-  max_attempts: number;
-  created_at: Date;
-  url: string;
-  sealed_secret: string;
-  previous_sealed_secret: string | null;
-  previous_valid: boolean | null;
-  body: string;
-}
 
 /**
  * Sends due deliveries (docs/alerts-and-webhooks.md): claims them with
@@ -50,7 +37,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private readonly attempts: Counter<'outcome'>;
   private readonly latency: Histogram;
   private readonly allowPrivate: boolean;
-  private readonly inFlight = new Map<string, { delivery: Claimed; controller: AbortController; done: Promise<void> }>();
+  private readonly inFlight = new Map<string, { delivery: ClaimedDelivery; controller: AbortController; done: Promise<void> }>();
   private running = false;
   private loop?: Promise<void>;
   private wakeUp?: () => void;
@@ -100,7 +87,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
 
   private async run() {
     while (this.running) {
-      let claimed: Claimed[] = [];
+      let claimed: ClaimedDelivery[] = [];
       const room = this.config.WEBHOOK_DELIVERY_CONCURRENCY - this.inFlight.size;
       this.woken = false;
       if (room > 0) {
@@ -119,18 +106,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   }
 
   /** Due deliveries, within each endpoint's and organization's share of this process's attempts (delivery-shares.ts). */
-  private async claim(limit: number): Promise<Claimed[]> {
+  private async claim(limit: number): Promise<ClaimedDelivery[]> {
     const busy = busyOf([...this.inFlight.values()].map((f) => f.delivery));
-    return this.db.query(FAIR_CLAIM_SQL, [
-      limit,
-      CLAIM_SECONDS,
-      this.config.WEBHOOK_ENDPOINT_CONCURRENCY,
-      this.config.WEBHOOK_ORG_CONCURRENCY,
-      ...busyParameters(busy),
-    ]);
+    const { WEBHOOK_ENDPOINT_CONCURRENCY: perEndpoint, WEBHOOK_ORG_CONCURRENCY: perOrg } = this.config;
+    return claimDeliveries(this.db, { limit, claimSeconds: CLAIM_SECONDS, perEndpoint, perOrg }, busy);
   }
 
-  private start(delivery: Claimed) {
+  private start(delivery: ClaimedDelivery) {
     const controller = new AbortController();
     const done = this.attempt(delivery, controller.signal)
       .catch((error: unknown) => {
@@ -143,7 +125,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     this.inFlight.set(delivery.id, { delivery, controller, done });
   }
 
-  private async attempt(delivery: Claimed, signal: AbortSignal) {
+  private async attempt(delivery: ClaimedDelivery, signal: AbortSignal) {
     const secrets = [delivery.sealed_secret, ...(delivery.previous_sealed_secret && delivery.previous_valid ? [delivery.previous_sealed_secret] : [])].map(
       (sealed) => openWebhookSecret(this.ring, delivery.org_id, delivery.endpoint_id, sealed),
     );
@@ -151,13 +133,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     const outcome = await postWebhook(delivery.url, headers, delivery.body, { allowPrivate: this.allowPrivate, timeoutMs: DELIVERY_TIMEOUT_MS, signal });
     if (signal.aborted && !this.running) {
       // Stopping: the attempt did not finish; it is due again at once for whoever runs next.
-      await this.db.query(`UPDATE integrations.webhook_deliveries SET next_attempt_at = now() WHERE id = $1 AND status = 'pending'`, [delivery.id]);
+      await releaseDelivery(this.db, delivery.id);
       return;
     }
     await this.record(delivery, outcome);
   }
 
-  private async record(delivery: Claimed, outcome: AttemptOutcome) {
+  private async record(delivery: ClaimedDelivery, outcome: AttemptOutcome) {
     const attempts = delivery.attempts + 1;
     const status = 'status' in outcome ? outcome.status : null;
     const answer = 'body' in outcome ? outcome.body : null;
@@ -169,19 +151,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     this.attempts.inc({ outcome: delivered ? 'delivered' : gone ? 'gone' : state === 'failed' ? 'failed' : 'retry' });
     if (delivered) this.latency.observe(Math.max(0, Date.now() - delivery.created_at.getTime()) / 1000);
     await this.db.transaction(async (m) => {
-      await m.query(
-        `UPDATE integrations.webhook_deliveries SET attempts = $2, status = $3, last_status_code = $4, last_error = $5,
-           next_attempt_at = $6, last_attempt_at = now(), last_response_body = $7 WHERE id = $1`,
-        [delivery.id, attempts, state, status, error, next === null ? null : new Date(next).toISOString(), answer],
-      );
-      if (gone) {
-        await m.query(
-          `UPDATE integrations.webhook_endpoints SET status = 'disabled', updated_at = now(),
-             disabled_reason = 'the receiver answered 410 Gone at ' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
-           WHERE id = $1`,
-          [delivery.endpoint_id],
-        );
-      }
+      await recordAttempt(m, delivery.id, { attempts, status: state, statusCode: status, error, nextAttemptAt: next, answer });
+      if (gone) await disableGoneEndpoint(m, delivery.endpoint_id);
     });
     if (gone) this.logger.warn(`webhook endpoint ${delivery.endpoint_id} of ${delivery.org_id} answered 410 Gone: disabled`);
   }

@@ -8,7 +8,9 @@ import type { Deadline } from '@meter/messaging';
 import { IntegrationsRpc } from '../rpc/integrations-rpc';
 import { IntegrationsFailure } from '../rpc/integrations-failure';
 import { DeliveryWorker } from './delivery-worker';
-import { DELIVERY_COLUMNS, deliveryView, ENDPOINT_COLUMNS, endpointView, type DeliveryRow, type EndpointRow } from './endpoint-rows';
+import { addDelivery, deliveriesOf, recordEvent, retryDelivery } from './delivery-store';
+import { deliveryView, endpointView, type EndpointRow } from './endpoint-rows';
+import { deleteEndpoint, endpointsOf, findEndpoint, insertEndpoint, rotateEndpointSecret, updateEndpoint, type EndpointChanges } from './endpoint-store';
 import { scheduledAttempts } from './retry-schedule';
 import { checkEndpointUrl } from './target-policy';
 import { testEvent } from './test-event';
@@ -45,7 +47,7 @@ export class WebhookEndpoints implements OnApplicationBootstrap {
   onApplicationBootstrap() {
     const { create, list, update, delete: remove, rotateSecret, deliveries, retry, test } = WEBHOOK_OPERATIONS;
     this.rpc.serve(create, webhookRequests.create, webhookReplies.create, (r, deadline) => this.create(r.org_id, r.endpoint, deadline));
-    this.rpc.serve(list, webhookRequests.list, webhookReplies.list, async (r) => ({ endpoints: (await this.rows(r.org_id)).map(endpointView) }));
+    this.rpc.serve(list, webhookRequests.list, webhookReplies.list, async (r) => ({ endpoints: (await endpointsOf(this.db, r.org_id)).map(endpointView) }));
     this.rpc.serve(update, webhookRequests.update, webhookReplies.update, (r, deadline) => this.update(r.org_id, r.endpoint_id, r.changes, deadline));
     this.rpc.serve(remove, webhookRequests.delete, webhookReplies.delete, (r, deadline) => this.remove(r.org_id, r.endpoint_id, deadline));
     this.rpc.serve(rotateSecret, webhookRequests.rotateSecret, webhookReplies.rotateSecret, (r, deadline) => this.rotate(r.org_id, r.endpoint_id, deadline));
@@ -64,50 +66,28 @@ export class WebhookEndpoints implements OnApplicationBootstrap {
     const id = randomUUID();
     const secret = newWebhookSecret();
     const row = await this.db.transaction(async (m) => {
-      const [created]: EndpointRow[] = await m.query(
-        `INSERT INTO integrations.webhook_endpoints (id, org_id, url, events, description, status, sealed_secret)
-         VALUES ($1, $2, $3, $4, $5, 'enabled', $6) RETURNING ${ENDPOINT_COLUMNS}`,
-        [id, orgId, input.url, input.events, input.description ?? null, sealWebhookSecret(this.ring, orgId, id, secret)],
-      );
+      const created = await insertEndpoint(m, {
+        id,
+        orgId,
+        url: input.url,
+        events: input.events,
+        description: input.description ?? null,
+        sealedSecret: sealWebhookSecret(this.ring, orgId, id, secret),
+      });
       deadline.check();
       return created;
     });
     return { ...endpointView(row), secret };
   }
 
-  private rows(orgId: string): Promise<EndpointRow[]> {
-    return this.db.query(`SELECT ${ENDPOINT_COLUMNS} FROM integrations.webhook_endpoints WHERE org_id = $1 ORDER BY created_at, id`, [orgId]);
-  }
-
-  private async update(
-    orgId: string,
-    endpointId: string,
-    changes: { url?: string; events?: string[]; status?: string; description?: string },
-    deadline: Deadline,
-  ) {
+  private async update(orgId: string, endpointId: string, changes: EndpointChanges, deadline: Deadline) {
     if (!isUuid(endpointId)) throw notFound();
     if (changes.url !== undefined) await this.checkUrl(changes.url);
     const row = await this.db.transaction(async (m) => {
-      const rows: EndpointRow[] = await m.query(
-        `WITH changed AS (
-           UPDATE integrations.webhook_endpoints SET url = coalesce($3, url), events = coalesce($4, events),
-             description = CASE WHEN $6::boolean THEN $5 ELSE description END, status = coalesce($7, status),
-             disabled_reason = CASE WHEN $7 IS NOT NULL THEN NULL ELSE disabled_reason END, updated_at = now()
-           WHERE org_id = $1 AND id = $2 RETURNING ${ENDPOINT_COLUMNS})
-         SELECT * FROM changed`,
-        [
-          orgId,
-          endpointId,
-          changes.url ?? null,
-          changes.events ?? null,
-          changes.description ?? null,
-          changes.description !== undefined,
-          changes.status ?? null,
-        ],
-      );
-      if (rows.length === 0) throw notFound();
+      const changed = await updateEndpoint(m, orgId, endpointId, changes);
+      if (!changed) throw notFound();
       deadline.check();
-      return rows[0];
+      return changed;
     });
     // Enabling an endpoint resumes its pending deliveries at once.
     if (changes.status === 'enabled') this.worker.wake();
@@ -117,11 +97,7 @@ export class WebhookEndpoints implements OnApplicationBootstrap {
   private async remove(orgId: string, endpointId: string, deadline: Deadline) {
     if (!isUuid(endpointId)) throw notFound();
     await this.db.transaction(async (m) => {
-      const rows: unknown[] = await m.query(
-        `WITH gone AS (DELETE FROM integrations.webhook_endpoints WHERE org_id = $1 AND id = $2 RETURNING id) SELECT id FROM gone`,
-        [orgId, endpointId],
-      );
-      if (rows.length === 0) throw notFound();
+      if (!(await deleteEndpoint(m, orgId, endpointId))) throw notFound();
       deadline.check();
     });
     return { deleted: true as const };
@@ -131,39 +107,24 @@ export class WebhookEndpoints implements OnApplicationBootstrap {
     if (!isUuid(endpointId)) throw notFound();
     const secret = newWebhookSecret();
     const expires: Date = await this.db.transaction(async (m) => {
-      const rows: { expires: Date }[] = await m.query(
-        `WITH rotated AS (
-           UPDATE integrations.webhook_endpoints SET previous_sealed_secret = sealed_secret, sealed_secret = $3,
-             previous_secret_expires_at = now() + $4 * interval '1 hour', updated_at = now()
-           WHERE org_id = $1 AND id = $2 RETURNING previous_secret_expires_at AS expires)
-         SELECT expires FROM rotated`,
-        [orgId, endpointId, sealWebhookSecret(this.ring, orgId, endpointId, secret), PREVIOUS_SECRET_HOURS],
-      );
-      if (rows.length === 0) throw notFound();
+      const rotated = await rotateEndpointSecret(m, orgId, endpointId, sealWebhookSecret(this.ring, orgId, endpointId, secret), PREVIOUS_SECRET_HOURS);
+      if (!rotated) throw notFound();
       deadline.check();
-      return rows[0].expires;
+      return rotated;
     });
     return { secret, previous_secret_expires_at: expires.toISOString() };
   }
 
   private async endpoint(orgId: string, endpointId: string): Promise<EndpointRow> {
     if (!isUuid(endpointId)) throw notFound();
-    const [row]: EndpointRow[] = await this.db.query(`SELECT ${ENDPOINT_COLUMNS} FROM integrations.webhook_endpoints WHERE org_id = $1 AND id = $2`, [
-      orgId,
-      endpointId,
-    ]);
+    const row = await findEndpoint(this.db, orgId, endpointId);
     if (!row) throw notFound();
     return row;
   }
 
   private async deliveries(orgId: string, endpointId: string) {
     await this.endpoint(orgId, endpointId);
-    const rows: DeliveryRow[] = await this.db.query(
-      `SELECT ${DELIVERY_COLUMNS} FROM integrations.webhook_deliveries d JOIN integrations.webhook_events ev ON ev.event_id = d.event_id
-       WHERE d.org_id = $1 AND d.endpoint_id = $2 ORDER BY d.created_at DESC, d.id LIMIT $3`,
-      [orgId, endpointId, DELIVERY_LIST_LIMIT],
-    );
-    return { deliveries: rows.map(deliveryView) };
+    return { deliveries: (await deliveriesOf(this.db, orgId, endpointId, DELIVERY_LIST_LIMIT)).map(deliveryView) };
   }
 
   /**
@@ -175,21 +136,10 @@ export class WebhookEndpoints implements OnApplicationBootstrap {
     if (endpoint.status === 'disabled') throw new IntegrationsFailure({ code: 'conflict', detail: 'the endpoint is disabled; enable it first' });
     const event = testEvent(endpoint.id, randomUUID(), new Date());
     const row = await this.db.transaction(async (m) => {
-      await m.query(`INSERT INTO integrations.webhook_events (event_id, org_id, type, body) VALUES ($1, $2, $3, $4)`, [
-        event.eventId,
-        orgId,
-        WEBHOOK_TEST_EVENT,
-        event.body,
-      ]);
-      const rows: DeliveryRow[] = await m.query(
-        `WITH added AS (
-           INSERT INTO integrations.webhook_deliveries (id, endpoint_id, org_id, event_id, type, status, max_attempts, next_attempt_at)
-           VALUES (gen_random_uuid(), $1, $2, $3, $4, 'pending', $5, now()) RETURNING *)
-         SELECT ${DELIVERY_COLUMNS} FROM added d JOIN integrations.webhook_events ev ON ev.event_id = d.event_id`,
-        [endpoint.id, orgId, event.eventId, WEBHOOK_TEST_EVENT, this.maxAttempts],
-      );
+      await recordEvent(m, { eventId: event.eventId, orgId, type: WEBHOOK_TEST_EVENT, body: event.body });
+      const added = await addDelivery(m, orgId, endpoint.id, event.eventId, WEBHOOK_TEST_EVENT, this.maxAttempts);
       deadline.check();
-      return rows[0];
+      return added;
     });
     this.worker.wake();
     return deliveryView(row);
@@ -205,17 +155,10 @@ export class WebhookEndpoints implements OnApplicationBootstrap {
     if (!isUuid(deliveryId)) throw missing();
     if (endpoint.status === 'disabled') throw new IntegrationsFailure({ code: 'conflict', detail: 'the endpoint is disabled; enable it first' });
     const row = await this.db.transaction(async (m) => {
-      const rows: DeliveryRow[] = await m.query(
-        `WITH retried AS (
-           UPDATE integrations.webhook_deliveries SET status = 'pending', next_attempt_at = now(),
-             max_attempts = CASE WHEN status = 'pending' THEN max_attempts ELSE greatest(max_attempts, attempts + 1) END
-           WHERE org_id = $1 AND endpoint_id = $2 AND id = $3 RETURNING *)
-         SELECT ${DELIVERY_COLUMNS} FROM retried d JOIN integrations.webhook_events ev ON ev.event_id = d.event_id`,
-        [orgId, endpointId, deliveryId],
-      );
-      if (rows.length === 0) throw missing();
+      const retried = await retryDelivery(m, orgId, endpointId, deliveryId);
+      if (!retried) throw missing();
       deadline.check();
-      return rows[0];
+      return retried;
     });
     this.worker.wake();
     return deliveryView(row);

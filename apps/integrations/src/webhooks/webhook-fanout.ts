@@ -5,6 +5,7 @@ import { APP_CONFIG, type AppConfig } from '@meter/config';
 import { outboundEvent, platformStreams, type BusNames, type ConsumerSpec, type OutboundEvent } from '@meter/contracts';
 import { BUS, ensureConsumer, JETSTREAM, JETSTREAM_MANAGER } from '@meter/messaging';
 import { DatabaseOutage, isDatabaseUnavailable } from '@meter/persistence';
+import { addDeliveries, recordEvent } from './delivery-store';
 import { DeliveryWorker } from './delivery-worker';
 import { scheduledAttempts } from './retry-schedule';
 
@@ -88,20 +89,8 @@ export class WebhookFanout implements OnApplicationBootstrap, BeforeApplicationS
 
   private fanOut(event: OutboundEvent): Promise<number> {
     return this.db.transaction(async (m) => {
-      await m.query(`INSERT INTO integrations.webhook_events (event_id, org_id, type, body) VALUES ($1, $2, $3, $4) ON CONFLICT (event_id) DO NOTHING`, [
-        event.event_id,
-        event.org_id,
-        event.type,
-        webhookBody(event),
-      ]);
-      const added: unknown[] = await m.query(
-        `INSERT INTO integrations.webhook_deliveries (id, endpoint_id, org_id, event_id, type, status, max_attempts, next_attempt_at)
-         SELECT gen_random_uuid(), e.id, e.org_id, $2, $3, 'pending', $4, now()
-         FROM integrations.webhook_endpoints e WHERE e.org_id = $1 AND e.status = 'enabled' AND $3 = ANY(e.events)
-         ON CONFLICT (endpoint_id, event_id) DO NOTHING RETURNING id`,
-        [event.org_id, event.event_id, event.type, this.maxAttempts],
-      );
-      return added.length;
+      await recordEvent(m, { eventId: event.event_id, orgId: event.org_id, type: event.type, body: webhookBody(event) });
+      return addDeliveries(m, event.org_id, event.event_id, event.type, this.maxAttempts);
     });
   }
 }
