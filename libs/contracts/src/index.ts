@@ -17,3 +17,5 @@ export * from './credential-usage';
 export * from './credential-lookup';
 export * from './credential-stamp';
 export * from './collectors';
+export * from './vault-entry';
+export * from './service-urls';

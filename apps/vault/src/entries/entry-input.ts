@@ -1,5 +1,12 @@
-import { VAULT_ENTRY_FIELDS, VAULT_ENTRY_TYPES, VAULT_NAMESPACE_PATTERN, type VaultEntryType } from '@meter/contracts';
-import { isConnectionString, isPlainServiceUrl, isServiceUrl } from './url-rules';
+import {
+  isConnectionString,
+  isPlainServiceUrl,
+  isServiceUrl,
+  VAULT_ENTRY_FIELDS,
+  VAULT_ENTRY_TYPES,
+  VAULT_NAMESPACE_PATTERN,
+  type VaultEntryType,
+} from '@meter/contracts';
 
 export interface FieldError {
   field: string;

@@ -1,5 +1,4 @@
-import { VAULT_NON_SECRET_FIELDS } from '@meter/contracts';
-import { isPlainServiceUrl } from './url-rules';
+import { isPlainServiceUrl, VAULT_NON_SECRET_FIELDS } from '@meter/contracts';
 
 const HIDDEN = '****';
 

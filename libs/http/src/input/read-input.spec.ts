@@ -40,6 +40,22 @@ describe('readInput', () => {
     });
   });
 
+  it("takes an unknown field's message from its object schema when asked and the schema gives one", () => {
+    const named = z.strictObject(
+      { data: z.strictObject({ a: z.string() }, { error: (issue) => (issue.code === 'unrecognized_keys' ? 'is not a field of this type' : undefined) }) },
+      { error: (issue) => (issue.code === 'invalid_type' ? 'must be a JSON object' : undefined) },
+    );
+    const body = { id: 1, data: { a: 'x', b: 2 } };
+    expect(readInput(named, body, { unknownFieldsNamedBySchema: true })).toEqual({
+      ok: false,
+      errors: [
+        { field: 'data.b', message: 'is not a field of this type' },
+        { field: 'id', message: 'is not a known field' },
+      ],
+    });
+    expect(readInput(named, body)).toMatchObject({ errors: [{ message: 'is not a known field' }, { message: 'is not a known field' }] });
+  });
+
   it('names the body when the input is not an object', () => {
     expect(readInput(schema, [])).toMatchObject({ ok: false, errors: [{ field: 'body' }] });
   });

@@ -8,7 +8,15 @@ export interface InputOptions {
   unknownField?: (field: string) => string;
   /** Name fields the schema does not know before the rest of their object's problems (the order some answers always had). */
   unknownFieldsFirst?: boolean;
+  /**
+   * Tell an unknown field what its object schema's `error` says for `unrecognized_keys`
+   * (e.g. `is not a field of s3_identity`), when it says something; `unknownField` otherwise.
+   */
+  unknownFieldsNamedBySchema?: boolean;
 }
+
+/** What zod's issue carries when the object schema gave no message of its own for unknown fields. */
+const NO_UNKNOWN_FIELD_MESSAGE = '\u0000unknown field';
 
 /**
  * The one input pipe: validates a request body (or an RPC payload) with its
@@ -17,7 +25,11 @@ export interface InputOptions {
  */
 export function readInput<S extends z.ZodType>(schema: S, input: unknown, options: InputOptions = {}): InputResult<z.output<S>> {
   // reportInput tells a missing field from a mistyped one; the input itself never reaches the answer.
-  const parsed = schema.safeParse(input, { reportInput: true });
+  const parsed = schema.safeParse(input, {
+    reportInput: true,
+    // Asked only when the schema's own `error` has nothing to say.
+    error: (issue) => (issue.code === 'unrecognized_keys' ? NO_UNKNOWN_FIELD_MESSAGE : undefined),
+  });
   if (parsed.success) return { ok: true, value: parsed.data };
   const issues = options.unknownFieldsFirst ? unknownFieldsFirst(parsed.error.issues) : parsed.error.issues;
   return { ok: false, errors: issues.flatMap((issue) => fieldErrors(issue, options)) };
@@ -35,6 +47,7 @@ function fieldErrors(issue: z.core.$ZodIssue, options: InputOptions): FieldError
   if (issue.code === 'unrecognized_keys') {
     return issue.keys.map((key) => {
       const field = at ? `${at}.${key}` : key;
+      if (options.unknownFieldsNamedBySchema && issue.message !== NO_UNKNOWN_FIELD_MESSAGE) return { field, message: issue.message };
       return { field, message: options.unknownField?.(field) ?? 'is not a known field' };
     });
   }
