@@ -58,7 +58,10 @@ const actor = z.string().min(1).max(200);
 export const vaultUpsertRequest = z.object({
   org_id: orgIdSchema,
   actor,
-  /** The admin's body as received; the vault validates it, so errors name its fields. */
+  /**
+   * The admin's body as received: the vault validates it with vaultEntryBody
+   * (vault-entry.ts), so a 400 names the body's fields, not the request's.
+   */
   entry: z.unknown(),
 });
 export const vaultListRequest = z.object({ org_id: orgIdSchema, actor });

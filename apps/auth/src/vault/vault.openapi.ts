@@ -1,6 +1,7 @@
 import type { ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { Documented, jsonBody, jsonResponse, noContent, notFound, ProblemException, problemResponse, RETRY_AFTER_HEADER, validationFailed } from '@meter/http';
-import { NON_SECRET_FIELD_NAMES, vaultEntryIdPath, vaultEntryIdSchema, vaultEntryListSchema, vaultEntryUpsertRequest } from './vault.schemas';
+import { vaultEntryBody } from '@meter/contracts';
+import { NON_SECRET_FIELD_NAMES, vaultEntryIdPath, vaultEntryIdSchema, vaultEntryListSchema } from './vault.schemas';
 import { integrationsUnavailable } from '../integrations/integrations-problem';
 import { vaultProblem } from './vault-problem';
 
@@ -39,7 +40,7 @@ export const ApiUpsertVaultEntry = () =>
     description:
       'Seals the data of the (namespace, type) entry of the organization. The id is stable for that pair; the data can never be read back, only replaced.',
     request: {
-      body: jsonBody('The entry; `data` holds exactly the fields of its type.', vaultEntryUpsertRequest, {
+      body: jsonBody('The entry; `data` holds exactly the fields of its type.', vaultEntryBody, {
         s3_identity: {
           summary: 'Object storage keys',
           value: {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { VaultEntryBody } from '@meter/contracts';
 import type { KeyRing } from '@meter/crypto';
 import { appendAudit } from '../audit/audit-outbox';
 import { findOrCreateDataKey } from '../keys/data-keys';
 import type { Sql } from '../keys/sql';
-import type { EntryInput } from './entry-input';
 import { sealEntry, type EntryRef } from './entry-seal';
 
 export interface StoredEntry {
@@ -19,7 +19,7 @@ export interface StoredEntry {
  * audit event in the same transaction. A concurrent first upsert of the
  * same pair fails on the unique key (23505); run it again to update.
  */
-export async function storeEntry(sql: Sql, ring: KeyRing, org: string, actor: string, entry: EntryInput): Promise<StoredEntry> {
+export async function storeEntry(sql: Sql, ring: KeyRing, org: string, actor: string, entry: VaultEntryBody): Promise<StoredEntry> {
   const { namespace, type, data } = entry;
   const dataKey = await findOrCreateDataKey(sql, ring, org);
   if (dataKey.created) await appendAudit(sql, 'data_key.created', { org_id: org, actor, root_key_id: dataKey.rootKeyId });

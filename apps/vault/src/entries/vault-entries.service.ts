@@ -9,13 +9,15 @@ import {
   type VaultListRequest,
   type VaultOpenRequest,
   type VaultUpsertRequest,
+  VAULT_ENTRY_INPUT,
+  vaultEntryBody,
 } from '@meter/contracts';
+import { readInput } from '@meter/http';
 import { appendAudit } from '../audit/audit-outbox';
 import { AuditRelay } from '../audit/audit-relay';
 import { findDataKey } from '../keys/data-keys';
 import { RootKeyRing } from '../keys/root-key-ring';
 import { Deadline } from '@meter/messaging';
-import { validateEntryInput } from './entry-input';
 import { openEntry, type EntryRef } from './entry-seal';
 import { listedFields } from './mask';
 import { storeEntry, type StoredEntry } from './store-entry';
@@ -63,7 +65,7 @@ export class VaultEntriesService {
 
   /** Creates or replaces the entry of (namespace, type); its id stays, its version goes up. */
   async upsert(request: VaultUpsertRequest, deadline = Deadline.none): Promise<StoredEntry> {
-    const validation = validateEntryInput(request.entry);
+    const validation = readInput(vaultEntryBody, request.entry, VAULT_ENTRY_INPUT);
     if (!validation.ok) {
       throw new VaultFailure({
         code: 'validation_failed',
@@ -76,7 +78,7 @@ export class VaultEntriesService {
     const result = await retryOnUniqueViolation(() =>
       this.withRing((ring) =>
         this.dataSource.transaction(async (sql) => {
-          const stored = await storeEntry(sql, ring, request.org_id, request.actor, validation.entry);
+          const stored = await storeEntry(sql, ring, request.org_id, request.actor, validation.value);
           deadline.check(); // past it, the sender has given up: roll back rather than commit late
           return stored;
         }),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { VAULT_ENTRY_FIELDS, type VaultEntryType } from '@meter/contracts';
-import { characterCount, validateEntryInput } from './entry-input';
+import { readInput } from '@meter/http';
+import { VAULT_ENTRY_FIELDS, type VaultEntryType } from './vault';
+import { characterCount, VAULT_ENTRY_INPUT, vaultEntryBody } from './vault-entry';
 
 const VALID: Record<VaultEntryType, Record<string, string>> = {
   s3_identity: { access_key: 'AKIAEXAMPLE', secret_key: 'wJalrXUtnFEMI/K7MDENG', end_point: 'https://s3.eu-west-1.amazonaws.com', region: 'eu-west-1' },
@@ -14,15 +15,17 @@ const VALID: Record<VaultEntryType, Record<string, string>> = {
   api_token_identity: { token: 'tok_0123456789' },
 };
 
+/** The vault reads the body so (apps/vault, VaultEntriesService.upsert). */
+const validateEntryInput = (body: unknown) => readInput(vaultEntryBody, body, VAULT_ENTRY_INPUT);
 const errorsOf = (body: unknown) => {
   const result = validateEntryInput(body);
   return result.ok ? [] : result.errors;
 };
 const body = (type: VaultEntryType, data: Record<string, unknown>) => ({ namespace: 'batch', type, data });
 
-describe('validateEntryInput', () => {
+describe('vaultEntryBody', () => {
   it.each(Object.keys(VALID) as VaultEntryType[])('accepts a complete %s', (type) => {
-    expect(validateEntryInput(body(type, VALID[type]))).toEqual({ ok: true, entry: { namespace: 'batch', type, data: VALID[type] } });
+    expect(validateEntryInput(body(type, VALID[type]))).toEqual({ ok: true, value: { namespace: 'batch', type, data: VALID[type] } });
   });
 
   it('refuses a body that is not an object', () => {
