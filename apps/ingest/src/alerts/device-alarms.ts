@@ -1,7 +1,9 @@
 import type { AlarmMessageCode } from '@meter/consumption';
-import type { Queryable } from '@meter/read-model';
+import type { EpisodeRow, Queryable } from '@meter/read-model';
 import type { AlarmUpdate } from '../readings/updates';
-import { closeEpisodes, openEpisodes } from './episode-store';
+import { alarmKeyOf, logAlarms, loggedAlarms, type AlarmKey } from './alarm-log';
+import { replayAlarms, type AlarmEpisode } from './alarm-replay';
+import { closeEpisodes, deleteEpisodes, episodesOfCode, openEpisodes } from './episode-store';
 
 const DEFAULT_MESSAGES: Record<AlarmMessageCode, string> = {
   TAMPER: 'The meter reports tampering.',
@@ -14,18 +16,57 @@ const DEFAULT_MESSAGES: Record<AlarmMessageCode, string> = {
   BURST: 'The meter reports a burst.',
 };
 
+const messageOf = (u: AlarmUpdate) => u.alarm.message ?? DEFAULT_MESSAGES[u.alarm.code];
+
 /**
  * Device alarms in stream order: `raised` opens an episode of the code on the
- * channel (none if one is open, or if this very alarm opened one before: a
- * redelivery), `cleared` closes the open one raised at or before it.
+ * channel (none if one is open), `cleared` closes the open one raised at or
+ * before it; a redelivered message changes nothing. Ingest replicas may
+ * write one device's messages out of order: an alarm that arrives after a
+ * later one of its code replays that code's episodes from the alarm log.
  */
 export async function applyDeviceAlarms(db: Queryable, alarms: readonly AlarmUpdate[]): Promise<void> {
-  for (const { orgId, deviceId, alarm } of [...alarms].sort((a, b) => a.seq - b.seq)) {
+  const logged = await logAlarms(db, alarms, messageOf);
+  const fresh = alarms.filter((a) => logged.has(a.seq)).sort((a, b) => a.seq - b.seq);
+  const replayed = new Map<string, AlarmKey>();
+  for (const update of fresh) if (logged.get(update.seq)) replayed.set(keyText(alarmKeyOf(update)), alarmKeyOf(update));
+  for (const update of fresh) {
+    if (replayed.has(keyText(alarmKeyOf(update)))) continue;
+    const { orgId, deviceId, alarm } = update;
     const key = { orgId, deviceId, channel: alarm.channel, code: alarm.code };
-    if (alarm.state === 'raised') {
-      await openEpisodes(db, [{ ...key, raisedAt: alarm.at, clearedAt: null, message: alarm.message ?? DEFAULT_MESSAGES[alarm.code] }]);
-    } else {
-      await closeEpisodes(db, [{ ...key, at: alarm.at }]);
-    }
+    if (alarm.state === 'raised') await openEpisodes(db, [{ ...key, raisedAt: alarm.at, clearedAt: null, message: messageOf(update) }]);
+    else await closeEpisodes(db, [{ ...key, at: alarm.at }]);
   }
+  for (const key of replayed.values()) await replayCode(db, key);
 }
+
+/**
+ * Brings a code's episodes to what its logged alarms give in stream order.
+ * Episodes the log did not make are kept, but for the latest one a logged
+ * clear may close (open, or closed by a logged clear). Unchanged episodes
+ * stay; the others are replaced, announcing only what is new (events keep
+ * their derived ids, so one already in the outbox is not sent again).
+ */
+async function replayCode(db: Queryable, key: AlarmKey) {
+  const logged = await loggedAlarms(db, key);
+  const stored = await episodesOfCode(db, key);
+  const raises = new Set(logged.filter((a) => a.state === 'raised').map((a) => a.at));
+  const clears = new Set(logged.filter((a) => a.state === 'cleared').map((a) => a.at));
+  const before = stored
+    .filter((e) => !raises.has(e.raised_at) && (e.state === 'open' || clears.has(e.cleared_at ?? Number.NaN)))
+    .sort((a, b) => b.raised_at - a.raised_at)[0];
+  const made = stored.filter((e) => raises.has(e.raised_at) || e === before);
+  const expected = replayAlarms(logged, before ? { raisedAt: before.raised_at, clearedAt: before.cleared_at, message: before.message } : null);
+  const same = (e: EpisodeRow, x: AlarmEpisode) => e.raised_at === x.raisedAt && e.cleared_at === x.clearedAt;
+  await deleteEpisodes(
+    db,
+    key.orgId,
+    made.filter((e) => !expected.some((x) => same(e, x))).map((e) => e.id),
+  );
+  await openEpisodes(
+    db,
+    expected.filter((x) => !made.some((e) => same(e, x))).map((x) => ({ ...key, code: key.code as AlarmMessageCode, ...x })),
+  );
+}
+
+const keyText = (k: AlarmKey) => `${k.orgId}\n${k.deviceId}\n${k.channel}\n${k.code}`;

@@ -79,3 +79,18 @@ export async function closeEpisodes(db: Queryable, clears: readonly EpisodeClear
   );
   return closed;
 }
+
+/** Every episode of one code on a device's channel. */
+export async function episodesOfCode(db: Queryable, key: { orgId: string; deviceId: number; channel: number; code: string }): Promise<EpisodeRow[]> {
+  return db.query(`SELECT ${EPISODE_COLUMNS()} FROM ingest.alert_episodes e WHERE e.org_id = $1 AND e.device_id = $2 AND e.channel = $3 AND e.code = $4`, [
+    key.orgId,
+    key.deviceId,
+    key.channel,
+    key.code,
+  ]);
+}
+
+/** Removes episodes of an organization by id (a replay replaces them), announcing nothing. */
+export async function deleteEpisodes(db: Queryable, orgId: string, ids: readonly string[]): Promise<void> {
+  if (ids.length > 0) await db.query(`DELETE FROM ingest.alert_episodes WHERE org_id = $1 AND id = ANY($2::uuid[])`, [orgId, ids]);
+}

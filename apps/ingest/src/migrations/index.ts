@@ -1,5 +1,6 @@
 import { createSchemaMigration, type ServiceStore } from '@meter/persistence';
 import { AlertEpisodes1764200000000 } from './alerts.migration';
+import { DeviceAlarmLog1764900000000 } from './device-alarm-log.migration';
 import { DeviceSettings1764000000000 } from './device-settings.migration';
 import { DevicesChangedNotify1763800000002 } from './devices-changed-notify.migration';
 import { ExternalIds1764500000000 } from './external-ids.migration';
@@ -32,6 +33,7 @@ export const ingestStore: ServiceStore = {
     ReadingResets1764600000000,
     ReadingChangesTruncate1764700000000,
     OrgLeadingKeys1764800000000,
+    DeviceAlarmLog1764900000000,
   ],
   entities: [],
 };
