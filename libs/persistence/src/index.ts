@@ -11,3 +11,5 @@ export * from './pg-binary-array';
 export * from './database-unavailable';
 export * from './database-outage';
 export * from './database-unavailable.openapi';
+export * from './periodic-jobs';
+export * from './periodic-work.module';
