@@ -3,10 +3,11 @@ import { ConfigModule, type AppConfig } from '@meter/config';
 import { platformStreams } from '@meter/contracts';
 import { HttpCoreModule } from '@meter/http';
 import { NatsModule } from '@meter/messaging';
-import { PersistenceModule } from '@meter/persistence';
+import { PeriodicWorkModule, PersistenceModule } from '@meter/persistence';
 import { BacklogMetrics } from './backlog/backlog-metrics';
 import { ExportsModule } from './exports/exports.module';
 import { integrationsStore } from './migrations';
+import { EXPORT_JOBS_SCHEMA } from './migrations/1764100000002-export-jobs';
 import { IntegrationsRpcModule } from './rpc/integrations-rpc.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -26,6 +27,8 @@ export class IntegrationsModule {
         ConfigModule.forRoot(config),
         HttpCoreModule,
         PersistenceModule.forService('integrations', integrationsStore),
+        // The exports' day queue (ExportJobs) maintains the schema; this instance only runs the periodic jobs.
+        PeriodicWorkModule.forService({ schema: EXPORT_JOBS_SCHEMA, applicationName: 'integrations-periodic', supervise: false }),
         NatsModule.forService('integrations', (bus) => ({ streams: [platformStreams(bus).outboundEvents], consumers: [] })),
         IntegrationsRpcModule,
         ExportsModule,

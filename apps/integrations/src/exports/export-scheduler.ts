@@ -1,9 +1,10 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@meter/config';
 import { addDays, localDateOf } from '@meter/consumption';
 import { RESTATEMENT_DAYS } from '@meter/contracts';
-import { DatabaseOutage } from '@meter/persistence';
+import { DatabaseOutage, PeriodicWork } from '@meter/persistence';
+import { EXPORT_SCHEDULE_QUEUE } from '../migrations/1764900000100-export-schedule-queue';
 import { organizationExportLock } from './day-exporter';
 import { daysChangedSinceExport, organizationsWithChanges, pruneExportChanges, takeReadingChanges } from './export-changes';
 import { ExportMetrics } from './export-metrics';
@@ -13,8 +14,14 @@ import { exportedDays, lockDueIntegration, organizationExportedDays, saveIntegra
 import { nextScheduledInstant } from './run-range';
 import { finishRunIfDone, lockRun, runsLeftOpen } from './run-ledger';
 
-/** At most this many integrations are scheduled per tick and replica; the next tick takes the rest. */
+/** At most this many integrations are scheduled per tick; the next tick takes the rest. */
 const PER_TICK = 200;
+/**
+ * A tick still running this long is taken for dead (its process died), and
+ * the next may start: short, so a killed replica delays the schedule little;
+ * a slow tick that is still alive only shares the work, under the row locks.
+ */
+const TICK_EXPIRE_SECONDS = 60;
 
 /** Groups sorted dates into runs of consecutive days. */
 export function consecutiveRanges(dates: readonly string[]): { from: string; to: string }[] {
@@ -29,20 +36,19 @@ export function consecutiveRanges(dates: readonly string[]): { from: string; to:
 
 /**
  * The nightly schedule. The time of each integration's next scheduled run is
- * a column (`next_run_at`); each replica looks every
- * EXPORT_SCHEDULE_TICK_SECONDS for integrations whose time has come and takes
- * each under a row lock others skip, so it is scheduled once. Scheduling
- * queues the previous local day (and any day missed while nothing ran, up to
+ * a column (`next_run_at`); every EXPORT_SCHEDULE_TICK_SECONDS a tick, a
+ * periodic pg-boss job one replica at a time runs (PeriodicJobs), looks for
+ * integrations whose time has come and takes each under a row lock (which
+ * also keeps a tick taken for dead out of its way), so it is scheduled once.
+ * Scheduling queues the previous local day (and any day missed while nothing ran, up to
  * 35 days) and, as restatement runs, every exported day of the last 35 that
  * changed after its export's snapshot. Each tick first takes the read
  * model's new changes (`takeReadingChanges`) and ends by pruning the taken
  * changes no export needs.
  */
 @Injectable()
-export class ExportScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class ExportScheduler implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('export-schedule');
-  private timer?: NodeJS.Timeout;
-  private tick?: Promise<void>;
   private stopped = false;
 
   constructor(
@@ -52,26 +58,22 @@ export class ExportScheduler implements OnApplicationBootstrap, BeforeApplicatio
     @Inject(ExportMetrics) private readonly metrics: ExportMetrics,
     @Inject(ExportOutboxRelay) private readonly relay: ExportOutboxRelay,
     @Inject(DatabaseOutage) private readonly outage: DatabaseOutage,
+    @Inject(PeriodicWork) private readonly periodic: PeriodicWork,
   ) {}
 
-  onApplicationBootstrap() {
-    this.schedule(1000);
+  onModuleInit() {
+    this.periodic.register({
+      queue: EXPORT_SCHEDULE_QUEUE,
+      everySeconds: this.config.EXPORT_SCHEDULE_TICK_SECONDS,
+      firstAfterSeconds: 1,
+      expireInSeconds: TICK_EXPIRE_SECONDS,
+      run: () => this.runTick(),
+    });
   }
 
-  async beforeApplicationShutdown() {
+  /** A tick under way ends after the integration it is at; PeriodicWork waits for it. */
+  beforeApplicationShutdown() {
     this.stopped = true;
-    clearTimeout(this.timer);
-    await this.tick;
-  }
-
-  private schedule(delayMs: number) {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.tick = this.runTick().finally(() => {
-        this.tick = undefined;
-        this.schedule(this.config.EXPORT_SCHEDULE_TICK_SECONDS * 1000);
-      });
-    }, delayMs);
   }
 
   private async runTick() {

@@ -5,6 +5,7 @@ import { Webhooks1764200000000 } from './webhooks.migration';
 import { WebhookRetentionIndexes1764300000000 } from './1764300000000-webhook-retention-indexes';
 import { ExportChanges1764400000001 } from './1764400000001-export-changes';
 import { WebhookDeliveryAnswers1764500000010 } from './1764500000010-webhook-delivery-answers';
+import { ExportScheduleQueue1764900000100 } from './1764900000100-export-schedule-queue';
 
 /** The integrations service's tables (exports, webhooks) live in the `integrations` schema; migrations in order. */
 export const integrationsStore: ServiceStore = {
@@ -17,6 +18,7 @@ export const integrationsStore: ServiceStore = {
     WebhookRetentionIndexes1764300000000,
     ExportChanges1764400000001,
     WebhookDeliveryAnswers1764500000010,
+    ExportScheduleQueue1764900000100,
   ],
   entities: [],
 };
