@@ -6,6 +6,7 @@ import { WebhookRetentionIndexes1764300000000 } from './1764300000000-webhook-re
 import { ExportChanges1764400000001 } from './1764400000001-export-changes';
 import { WebhookDeliveryAnswers1764500000010 } from './1764500000010-webhook-delivery-answers';
 import { ExportScheduleQueue1764900000100 } from './1764900000100-export-schedule-queue';
+import { WebhookRetentionQueue1764900000101 } from './1764900000101-webhook-retention-queue';
 
 /** The integrations service's tables (exports, webhooks) live in the `integrations` schema; migrations in order. */
 export const integrationsStore: ServiceStore = {
@@ -19,6 +20,7 @@ export const integrationsStore: ServiceStore = {
     ExportChanges1764400000001,
     WebhookDeliveryAnswers1764500000010,
     ExportScheduleQueue1764900000100,
+    WebhookRetentionQueue1764900000101,
   ],
   entities: [],
 };

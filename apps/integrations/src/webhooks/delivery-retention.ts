@@ -1,16 +1,19 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { Counter } from 'prom-client';
 import { DataSource, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@meter/config';
 import { Metrics } from '@meter/http';
-import { ADVISORY_LOCKS, DatabaseOutage } from '@meter/persistence';
+import { ADVISORY_LOCKS, DatabaseOutage, PeriodicWork } from '@meter/persistence';
+import { WEBHOOK_RETENTION_QUEUE } from '../migrations/1764900000101-webhook-retention-queue';
 import { deleteFinishedDeliveries, deleteUnreferencedEvents, type EventCursor } from './delivery-store';
 
 /** Rows one statement deletes at most: each batch is a short transaction of its own, so a large backlog never holds locks for long. */
 export const PRUNE_BATCH_SIZE = 1000;
-/** Soon after start, so a replica that restarts often still prunes; late enough to stay out of the start's way. */
-const FIRST_PASS_DELAY_MS = 30_000;
-const PASS_INTERVAL_MS = 3600_000;
+/** Soon after a start that finds no pass queued; late enough to stay out of the start's way. */
+const FIRST_PASS_DELAY_SECONDS = 30;
+const PASS_INTERVAL_SECONDS = 3600;
+/** A pass still running this long is taken for dead and the next may start; one still alive only meets it at the advisory lock. */
+const PASS_EXPIRE_SECONDS = 300;
 
 export interface PruneOptions {
   retentionDays: number;
@@ -70,16 +73,15 @@ export async function pruneWebhookLog(db: DataSource, options: PruneOptions): Pr
 
 /**
  * Keeps the webhook delivery log from growing forever
- * (docs/alerts-and-webhooks.md): every hour, and once soon after start,
- * each integrations replica tries a pass of `pruneWebhookLog` with
- * WEBHOOK_DELIVERY_RETENTION_DAYS; the advisory lock lets one run at a time.
+ * (docs/alerts-and-webhooks.md): a pass of `pruneWebhookLog` with
+ * WEBHOOK_DELIVERY_RETENTION_DAYS every hour, a periodic pg-boss job that
+ * one replica at a time runs (PeriodicJobs); the advisory lock still guards
+ * each batch.
  */
 @Injectable()
-export class DeliveryRetention implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class DeliveryRetention implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('webhooks');
   private readonly pruned: Record<'deliveries' | 'events', Counter>;
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
   private stopped = false;
 
   constructor(
@@ -87,6 +89,7 @@ export class DeliveryRetention implements OnApplicationBootstrap, BeforeApplicat
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(DatabaseOutage) private readonly outage: DatabaseOutage,
     @Inject(Metrics) metrics: Metrics,
+    @Inject(PeriodicWork) private readonly periodic: PeriodicWork,
   ) {
     const registers = [metrics.registry];
     this.pruned = {
@@ -103,21 +106,19 @@ export class DeliveryRetention implements OnApplicationBootstrap, BeforeApplicat
     };
   }
 
-  onApplicationBootstrap() {
-    this.schedule(FIRST_PASS_DELAY_MS);
+  onModuleInit() {
+    this.periodic.register({
+      queue: WEBHOOK_RETENTION_QUEUE,
+      everySeconds: PASS_INTERVAL_SECONDS,
+      firstAfterSeconds: FIRST_PASS_DELAY_SECONDS,
+      expireInSeconds: PASS_EXPIRE_SECONDS,
+      run: () => this.prune(),
+    });
   }
 
-  async beforeApplicationShutdown() {
+  /** A pass under way ends after its batch; PeriodicWork waits for it. */
+  beforeApplicationShutdown() {
     this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private schedule(delayMs: number) {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.prune().finally(() => this.schedule(PASS_INTERVAL_MS));
-    }, delayMs);
   }
 
   private async prune() {
