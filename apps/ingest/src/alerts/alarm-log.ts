@@ -13,6 +13,14 @@ export interface AlarmKey {
 export const alarmKeyOf = (u: AlarmUpdate): AlarmKey => ({ orgId: u.orgId, deviceId: u.deviceId, channel: u.alarm.channel, code: u.alarm.code });
 
 /**
+ * How long a logged alarm is kept behind its code's latest: replicas reorder
+ * messages within a pull window or an ack_wait (a minute), so an hour is
+ * far beyond any message that can still arrive late. A code's latest is
+ * always kept, to tell a late message from a new one.
+ */
+export const ALARM_LOG_HOURS = 1;
+
+/**
  * Logs alarm messages (a redelivered one is logged once) and answers the
  * stream sequences of those newly logged, each marked `late` when a later
  * message of its device, channel and code was logged before it.
@@ -44,6 +52,7 @@ export async function logAlarms(db: Queryable, alarms: readonly AlarmUpdate[], m
       alarms.map(messageOf),
     ],
   );
+  await pruneAlarmLog(db, alarms);
   return new Map(rows.map((r) => [r.seq, r.late]));
 }
 
@@ -53,5 +62,18 @@ export async function loggedAlarms(db: Queryable, key: AlarmKey): Promise<Logged
     `SELECT seq::float8 AS seq, state, (extract(epoch from at) * 1000)::float8 AS at, message FROM ingest.device_alarm_log
      WHERE org_id = $1 AND device_id = $2 AND channel = $3 AND code = $4 ORDER BY seq`,
     [key.orgId, key.deviceId, key.channel, key.code],
+  );
+}
+
+/** Drops the logged alarms of these codes older than ALARM_LOG_HOURS, but each code's latest. */
+async function pruneAlarmLog(db: Queryable, alarms: readonly AlarmUpdate[]) {
+  await db.query(
+    `DELETE FROM ingest.device_alarm_log l
+     USING (SELECT DISTINCT * FROM unnest($1::text[], $2::bigint[], $3::smallint[], $4::text[]) AS k(org_id, device_id, channel, code)) k
+     WHERE l.org_id = k.org_id AND l.device_id = k.device_id AND l.channel = k.channel AND l.code = k.code
+       AND l.logged_at < now() - make_interval(hours => $5)
+       AND l.seq < (SELECT max(m.seq) FROM ingest.device_alarm_log m
+                    WHERE m.org_id = k.org_id AND m.device_id = k.device_id AND m.channel = k.channel AND m.code = k.code)`,
+    [alarms.map((a) => a.orgId), alarms.map((a) => a.deviceId), alarms.map((a) => a.alarm.channel), alarms.map((a) => a.alarm.code), ALARM_LOG_HOURS],
   );
 }

@@ -5,7 +5,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * stream sequence. Replicas may write one device's messages out of publish
  * order; when an alarm arrives after a later one of its code was applied,
  * the code's episodes are replayed from this log in stream order
- * (docs/read-model.md, "Order").
+ * (docs/read-model.md, "Order across replicas"). Each code keeps its latest
+ * message and those of the last hour (ALARM_LOG_HOURS).
  */
 export class DeviceAlarmLog1764900000000 implements MigrationInterface {
   name = 'DeviceAlarmLog1764900000000';
@@ -21,6 +22,7 @@ export class DeviceAlarmLog1764900000000 implements MigrationInterface {
         state text NOT NULL CHECK (state IN ('raised', 'cleared')),
         at timestamptz NOT NULL,
         message text NOT NULL,
+        logged_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (org_id, device_id, channel, code, seq)
       )`);
   }
