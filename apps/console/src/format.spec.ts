@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatDateTime, formatList, localDate, parseCidrList } from './format';
+import { formatBytes, formatDateTime, formatList, localDate, parseCidrList, prettyJson } from './format';
 
 describe('console formatters', () => {
   it('shows times as YYYY-MM-DD HH:MM in the zone asked, and a dash for none', () => {
@@ -20,6 +20,11 @@ describe('console formatters', () => {
     expect(formatList(['a', 'b'])).toBe('a, b');
     expect(parseCidrList(' 10.0.0.0/8,192.0.2.1\n2001:db8::/32  ')).toEqual(['10.0.0.0/8', '192.0.2.1', '2001:db8::/32']);
     expect(parseCidrList('   ')).toEqual([]);
+  });
+
+  it('indents a JSON payload and leaves other text as it is', () => {
+    expect(prettyJson('{"type":"webhook.test","data":{"a":1}}')).toBe('{\n  "type": "webhook.test",\n  "data": {\n    "a": 1\n  }\n}');
+    expect(prettyJson('not json {')).toBe('not json {');
   });
 
   it("gives a zone's local date", () => {

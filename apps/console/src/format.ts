@@ -50,3 +50,12 @@ export function localDate(zone: string, daysBefore = 0, now = new Date()): strin
   const shifted = new Date(now.getTime() - daysBefore * 86_400_000);
   return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(shifted);
 }
+
+/** A JSON text indented for reading; text that is not JSON as it is. */
+export function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}

@@ -7,7 +7,7 @@ import { Field, FormError } from '../components/field';
 import { SecretOnce } from '../components/secret-once';
 import { Empty, ErrorMessage, Loading } from '../components/states';
 import { TableWrap } from '../components/table-wrap';
-import { formatDateTime, formatList } from '../format';
+import { formatDateTime, formatList, prettyJson } from '../format';
 
 interface Endpoint {
   id: string;
@@ -20,6 +20,7 @@ interface Endpoint {
 }
 interface Delivery {
   id: string;
+  event_id: string;
   type: string;
   status: 'pending' | 'delivered' | 'failed';
   attempts: number;
@@ -28,6 +29,10 @@ interface Delivery {
   next_attempt_at: string | null;
   created_at: string;
   last_attempt_at: string | null;
+  /** The exact body sent (every attempt sends the same). */
+  payload: string;
+  /** The first KiB of the last answer; null before the first attempt. */
+  response_body: string | null;
 }
 
 /** The events an endpoint may receive (libs/contracts OUTBOUND_EVENT_TYPES). */
@@ -146,7 +151,14 @@ function EndpointPanel({ endpoint, onSecret }: { endpoint: Endpoint; onSecret: (
     onSuccess: (rotated) => onSecret(rotated.secret),
   });
   const remove = useMutation({ mutationFn: () => api<void>('DELETE', `/webhook-endpoints/${endpoint.id}`), onSettled: refresh });
-  const failure = toggle.error ?? rotate.error ?? remove.error;
+  const test = useMutation({
+    mutationFn: () => api<Delivery>('POST', `/webhook-endpoints/${endpoint.id}/test`),
+    onSuccess: () => {
+      setOpen(true);
+      void queryClient.invalidateQueries({ queryKey: ['deliveries', endpoint.id] });
+    },
+  });
+  const failure = toggle.error ?? rotate.error ?? remove.error ?? test.error;
   return (
     <section className="panel" aria-label={`Endpoint ${endpoint.url}`}>
       <div className="heading">
@@ -161,6 +173,9 @@ function EndpointPanel({ endpoint, onSecret }: { endpoint: Endpoint; onSecret: (
       <div className="actions">
         <button type="button" onClick={() => toggle.mutate()} disabled={toggle.isPending}>
           {endpoint.status === 'enabled' ? 'Disable' : 'Enable'}
+        </button>
+        <button type="button" onClick={() => test.mutate()} disabled={test.isPending || endpoint.status !== 'enabled'}>
+          Send test event
         </button>
         <ConfirmButton
           label="Rotate secret"
@@ -180,6 +195,11 @@ function EndpointPanel({ endpoint, onSecret }: { endpoint: Endpoint; onSecret: (
           {open ? 'Hide deliveries' : 'Deliveries'}
         </button>
       </div>
+      {test.isSuccess && (
+        <p className="state" role="status">
+          A webhook.test event is on its way to this endpoint alone.
+        </p>
+      )}
       {failure && <ErrorMessage error={failure} />}
       {open && <Deliveries endpointId={endpoint.id} />}
     </section>
@@ -189,7 +209,12 @@ function EndpointPanel({ endpoint, onSecret }: { endpoint: Endpoint; onSecret: (
 function Deliveries({ endpointId }: { endpointId: string }) {
   const queryClient = useQueryClient();
   const key = ['deliveries', endpointId];
-  const list = useQuery({ queryKey: key, queryFn: () => api<{ deliveries: Delivery[] }>('GET', `/webhook-endpoints/${endpointId}/deliveries`) });
+  const list = useQuery({
+    queryKey: key,
+    queryFn: () => api<{ deliveries: Delivery[] }>('GET', `/webhook-endpoints/${endpointId}/deliveries`),
+    // While a delivery is pending its status changes on its own: look again every few seconds.
+    refetchInterval: (query) => (query.state.data?.deliveries.some((d) => d.status === 'pending') ? 2000 : false),
+  });
   const retry = useMutation({
     mutationFn: (id: string) => api<Delivery>('POST', `/webhook-endpoints/${endpointId}/deliveries/${id}/retry`),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: key }),
@@ -199,7 +224,7 @@ function Deliveries({ endpointId }: { endpointId: string }) {
   if (list.data.deliveries.length === 0)
     return (
       <Empty>
-        <p>No delivery yet: events are sent here when alerts are raised or cleared and when exports finish.</p>
+        <p>No delivery yet: events are sent here when alerts are raised or cleared and when exports finish. Send a test event to try the endpoint.</p>
       </Empty>
     );
   return (
@@ -214,6 +239,7 @@ function Deliveries({ endpointId }: { endpointId: string }) {
             <th scope="col">Last status code</th>
             <th scope="col">Created</th>
             <th scope="col">Last attempt</th>
+            <th scope="col">Payload sent</th>
             <th scope="col">
               <span className="visually-hidden">Actions</span>
             </th>
@@ -230,6 +256,18 @@ function Deliveries({ endpointId }: { endpointId: string }) {
               <td>{d.last_status_code ?? d.last_error ?? '—'}</td>
               <td>{formatDateTime(d.created_at)}</td>
               <td>{formatDateTime(d.last_attempt_at)}</td>
+              <td className="payload">
+                <details>
+                  <summary>Payload</summary>
+                  <pre aria-label={`Payload of delivery ${d.id}`}>{prettyJson(d.payload)}</pre>
+                  {d.response_body !== null && (
+                    <>
+                      <p className="meta">Answer (first KiB)</p>
+                      <pre aria-label={`Answer to delivery ${d.id}`}>{d.response_body || '(empty)'}</pre>
+                    </>
+                  )}
+                </details>
+              </td>
               <td>
                 {d.status !== 'delivered' && (
                   <button type="button" onClick={() => retry.mutate(d.id)} disabled={retry.isPending} aria-label={`Retry delivery ${d.id}`}>
