@@ -191,6 +191,68 @@ describe('collectors', () => {
     expect((await platform.management(org, 'GET', `/collector-credentials/${collector.id}/unmatched`)).body.unmatched).toEqual([]);
   });
 
+  it('matches uplinks by the radio ids an admin gives a device through the management API; a taken id is 409, another organization’s device 404', async () => {
+    const admin = await platform.organization();
+    const other = await platform.organization();
+    await platform.registerDevice(admin.orgId, 61, { name: 'Garden tap', time_zone: 'UTC' });
+    await platform.registerDevice(admin.orgId, 62, { name: 'Cellar', external_ids: { wmbus_id: '11223344' } });
+    await platform.registerDevice(other.orgId, 63, { name: 'Foreign meter' });
+    const edit = (org: CollectorOrganization, deviceId: number, external_ids: unknown) =>
+      platform.management(org, 'PATCH', `/devices/${deviceId}`, { external_ids });
+
+    const set = await edit(admin, 61, { dev_eui: '70B3D57ED0005678' });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(set.body).toMatchObject({ device_id: 61, name: 'Garden tap', external_ids: { dev_eui: '70b3d57ed0005678', wmbus_id: null } });
+    expect((await platform.management(admin, 'GET', '/devices/61')).body.external_ids).toEqual({ dev_eui: '70b3d57ed0005678', wmbus_id: null });
+
+    // A ChirpStack uplink with that DevEUI reaches the device through the collectors process.
+    const chirpstack = await platform.collectorCredential(admin, 'chirpstack');
+    const uplink = await http('/collect/v1/chirpstack?event=up', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${chirpstack.password}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ time: midnight(1), deviceInfo: { devEui: '70b3d57ed0005678' }, object: { volume: 42.5 } }),
+    });
+    expect(uplink.status).toBe(202);
+    expect(await uplink.json()).toEqual({ outcome: 'stored', readings: 1, alarms: 0 });
+    await eventually(
+      async () =>
+        (await platform.db.query('SELECT value::float8 AS v FROM ingest.readings WHERE org_id = $1 AND device_id = 61', [admin.orgId])).rows[0]?.v === 42.5,
+      15_000,
+      'the uplink stored for device 61',
+    );
+
+    const taken = await edit(admin, 61, { wmbus_id: '11223344' });
+    expect(taken.status).toBe(409);
+    expect(taken.body).toMatchObject({
+      code: 'external_id_taken',
+      errors: [{ field: 'external_ids.wmbus_id', message: '11223344 is the radio id of device 62' }],
+    });
+    const bad = await edit(admin, 61, { dev_eui: '70B3D57ED000567' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual([{ field: 'external_ids.dev_eui', message: expect.stringMatching(/16 hex digits/) }]);
+    expect((await edit(admin, 63, { dev_eui: '0101010101010199' })).status, 'another organization’s device').toBe(404);
+    expect((await edit(admin, 64, { dev_eui: '0101010101010199' })).status, 'no such device').toBe(404);
+    // Unique per organization, not across them.
+    expect((await edit(other, 63, { dev_eui: '70B3D57ED0005678' })).status).toBe(200);
+    const rows = await platform.db.query(
+      'SELECT org_id, device_id::int AS id, dev_eui, wmbus_id FROM ingest.devices WHERE device_id IN (61, 62, 63) ORDER BY device_id',
+    );
+    expect(rows.rows).toEqual([
+      { org_id: admin.orgId, id: 61, dev_eui: '70b3d57ed0005678', wmbus_id: null },
+      { org_id: admin.orgId, id: 62, dev_eui: null, wmbus_id: '11223344' },
+      { org_id: other.orgId, id: 63, dev_eui: '70b3d57ed0005678', wmbus_id: null },
+    ]);
+
+    // Removing an id: its uplinks are unmatched again.
+    expect((await edit(admin, 61, { dev_eui: null })).body.external_ids).toEqual({ dev_eui: null, wmbus_id: null });
+    const unmatched = await http('/collect/v1/chirpstack?event=up', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${chirpstack.password}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ time: midnight(0), deviceInfo: { devEui: '70b3d57ed0005678' }, object: { volume: 43 } }),
+    });
+    expect(await unmatched.json()).toMatchObject({ outcome: 'unknown_device' });
+  });
+
   it('refuses bad input clearly, stores none of it, and keeps storing another collector’s valid messages meanwhile', async () => {
     const native = await platform.collectorCredential(org, 'native');
     const wmbus = await platform.collectorCredential(org, 'wmbusmeters');

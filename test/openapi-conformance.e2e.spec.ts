@@ -375,11 +375,23 @@ describe('docs/openapi/management.json describes the running management API', ()
         20_000,
         'the device, its readings and its alarm stored',
       );
+      // Radio ids: set through the management API (ingest applies them), one taken by device 8.
+      await js.publish(infra.bus.subject(`meter.devices.${org.orgId}.8`), JSON.stringify({ name: 'Quay', external_ids: { wmbus_id: '76348799' } }));
+      await eventually(async () => (await check('GET', '/devices/{id}', '/devices/8')).status === 200, 20_000, 'device 8 stored');
+      const ids = { external_ids: { dev_eui: '0004A30B001C0530' } };
+      expect(api.requestBodyProblems('PATCH', '/devices/{id}', ids)).toEqual([]);
+      expect((await check('PATCH', '/devices/{id}', '/devices/5', { body: ids })).body.external_ids).toEqual({ dev_eui: '0004a30b001c0530', wmbus_id: null });
+      expect((await check('PATCH', '/devices/{id}', '/devices/5', { body: { external_ids: { wmbus_id: '76348799' } } })).status).toBe(409);
+      expect((await check('PATCH', '/devices/{id}', '/devices/5', { body: { external_ids: { wmbus_id: '7634879A' } } })).status).toBe(400);
+      expect((await check('PATCH', '/devices/{id}', '/devices/6', { body: ids })).status).toBe(404);
     } finally {
       await nc.drain();
       await ingest.stop();
     }
     expect((await check('GET', '/devices', '/devices?next_page_token=forged')).status).toBe(400);
+    expect((await check('GET', '/devices/{id}', '/devices/5')).body.external_ids).toEqual({ dev_eui: '0004a30b001c0530', wmbus_id: null });
+    expect((await check('GET', '/devices/{id}', '/devices/6')).status).toBe(404);
+    expect((await check('GET', '/devices/{id}', '/devices/meter-5')).status).toBe(400);
     expect((await check('GET', '/devices/{id}/history', '/devices/5/history?period=7D')).status).toBe(200);
     expect((await check('GET', '/devices/{id}/history', '/devices/5/history?period=2099-01')).status).toBe(400);
     expect((await check('GET', '/devices/{id}/history', '/devices/6/history?period=7D')).status).toBe(404);

@@ -1,13 +1,17 @@
-import { Controller, Get, Headers, Inject, Param, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Headers, Inject, Param, Patch, Query, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import type { FleetDevice } from '@meter/read-model';
 import { parseDeviceId, requestedUnit, requestedZone, type DailyHistory, type Projection, type ThreeMonthHistory } from '@meter/device-reports';
+import { parseBody } from '../common/parse-body';
 import { AdminSessionGuard, CurrentAdmin, type CurrentAdminInfo } from '../sessions';
 import { alertPage } from './alert-page';
+import { DeviceRadioIds } from './device-radio-ids.service';
 import { devicePageToken, readDevicePageToken } from './fleet-page-token';
 import { alertState, fleetPageSize, searchText } from './fleet-params';
 import { FleetReadModel } from './fleet-read-model';
 import { fleetDeviceView } from './fleet-views';
-import type { FleetAlertList } from './fleet.schemas';
-import { ApiDeviceAlerts, ApiDeviceHistory, ApiDeviceList, ApiDeviceProjection, ApiDeviceThreeMonths } from './fleet.openapi';
+import { updateDeviceRequest, type FleetAlertList, type FleetDeviceView } from './fleet.schemas';
+import { ApiDeviceAlerts, ApiDeviceHistory, ApiDeviceList, ApiDeviceProjection, ApiDeviceThreeMonths, ApiGetDevice, ApiUpdateDevice } from './fleet.openapi';
 
 /**
  * `/devices` of the management API: the organization's fleet for the console
@@ -17,7 +21,10 @@ import { ApiDeviceAlerts, ApiDeviceHistory, ApiDeviceList, ApiDeviceProjection, 
 @Controller('devices')
 @UseGuards(AdminSessionGuard)
 export class DevicesController {
-  constructor(@Inject(FleetReadModel) private readonly fleet: FleetReadModel) {}
+  constructor(
+    @Inject(FleetReadModel) private readonly fleet: FleetReadModel,
+    @Inject(DeviceRadioIds) private readonly radioIds: DeviceRadioIds,
+  ) {}
 
   @Get()
   @ApiDeviceList()
@@ -40,6 +47,28 @@ export class DevicesController {
       has_more: page.hasMore,
       next_page_token: page.hasMore && last ? devicePageToken(last.deviceId) : null,
     };
+  }
+
+  @Get(':id')
+  @ApiGetDevice()
+  async get(@CurrentAdmin() admin: CurrentAdminInfo, @Param('id') id: string): Promise<FleetDeviceView> {
+    const deviceId = parseDeviceId(id, 'id');
+    return this.view(admin.orgId, await this.fleet.fleetDevice(admin.orgId, deviceId));
+  }
+
+  @Patch(':id')
+  @ApiUpdateDevice()
+  async update(
+    @CurrentAdmin() admin: CurrentAdminInfo,
+    @Param('id') id: string,
+    @Body() body: unknown,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<FleetDeviceView> {
+    const deviceId = parseDeviceId(id, 'id');
+    const request = parseBody(updateDeviceRequest, body);
+    const edit = await this.radioIds.edit(admin.orgId, deviceId, request.external_ids);
+    if (!edit.applied) reply.status(202);
+    return this.view(admin.orgId, edit.device);
   }
 
   @Get(':id/history')
@@ -89,5 +118,11 @@ export class DevicesController {
     const query = { deviceId, state: alertState(state), limit: fleetPageSize(limit) };
     await this.fleet.device(admin.orgId, deviceId); // another organization's device: 404, not an empty list
     return alertPage(this.fleet, admin.orgId, query, token);
+  }
+
+  private async view(orgId: string, device: FleetDevice): Promise<FleetDeviceView> {
+    const ids = [device.deviceId];
+    const [latest, open] = await Promise.all([this.fleet.latest(orgId, ids), this.fleet.openAlerts(orgId, ids)]);
+    return fleetDeviceView(device, latest, open);
   }
 }

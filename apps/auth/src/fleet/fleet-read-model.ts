@@ -9,6 +9,7 @@ import {
   deviceHistory,
   episodesRaisedBetween,
   findDevices,
+  fleetDevice,
   fleetPage,
   latestReadings,
   listAlertEpisodes,
@@ -16,6 +17,7 @@ import {
   type AlertCursor,
   type DeviceRecord,
   type EpisodeStateFilter,
+  type FleetDevice,
 } from '@meter/read-model';
 
 /**
@@ -38,6 +40,12 @@ export class FleetReadModel implements DeviceReportReader {
 
   async device(orgId: string, deviceId: number): Promise<DeviceRecord> {
     const device = (await findDevices(this.db, orgId, [deviceId])).get(deviceId);
+    if (!device) throw notFound(`device ${deviceId} not found`);
+    return device;
+  }
+
+  async fleetDevice(orgId: string, deviceId: number): Promise<FleetDevice> {
+    const device = await fleetDevice(this.db, orgId, deviceId);
     if (!device) throw notFound(`device ${deviceId} not found`);
     return device;
   }

@@ -9,7 +9,18 @@ import {
   type Projection,
 } from '@meter/device-reports';
 import type { AlertEpisodeView } from '@meter/contracts';
-import { Documented, jsonResponse, notFound, problemResponse, problemThrownBy, validationFailed } from '@meter/http';
+import { parseBody } from '../common/parse-body';
+import {
+  Documented,
+  jsonBody,
+  jsonResponse,
+  notFound,
+  ProblemException,
+  problemResponse,
+  problemThrownBy,
+  unavailableProblem,
+  validationFailed,
+} from '@meter/http';
 import { alertCode } from './fleet-params';
 import {
   deviceAlertsQuery,
@@ -19,6 +30,8 @@ import {
   fleetAlertsQuery,
   fleetDeviceListSchema,
   historyQuery,
+  fleetDeviceSchema,
+  updateDeviceRequest,
   type FleetDeviceView,
 } from './fleet.schemas';
 
@@ -209,6 +222,74 @@ export const ApiFleetAlerts = () =>
       400: invalid({
         code: { summary: '?code=FLOOD', problem: problemThrownBy(() => alertCode('FLOOD')) },
         next_page_token: BAD_TOKEN,
+      }),
+    },
+  });
+
+export const ApiGetDevice = () =>
+  Documented({
+    summary: 'A device',
+    description: 'One device as the fleet list shows it: its settings, radio ids, newest reading and open alerts.',
+    request: { params: devicePath },
+    responses: {
+      200: jsonResponse('The device.', fleetDeviceSchema, { device: { summary: 'A kitchen meter', value: DEVICE } }),
+      400: invalid({ id: BAD_ID }),
+      404: UNKNOWN_DEVICE,
+    },
+  });
+
+export const ApiUpdateDevice = () =>
+  Documented({
+    summary: "Set a device's radio ids",
+    description:
+      'Sets or removes the radio ids collectors match uplinks by (docs/collectors.md, "Registering radio ids"): `dev_eui` for ChirpStack and ' +
+      'The Things Stack, `wmbus_id` for wmbusmeters. Each is unique in the organization: an id another device carries is 409 ' +
+      '`external_id_taken` (remove it there first). The change travels as a device message through the bus to ingest; the answer is 200 ' +
+      'with the device once the read model shows it, or 202 with the device as it will be when ingest has not applied it within 5 seconds.',
+    request: {
+      params: devicePath,
+      body: jsonBody('The radio ids to change.', updateDeviceRequest, {
+        lorawan: { summary: 'A LoRaWAN meter', value: { external_ids: { dev_eui: '0004A30B001C0530' } } },
+        wmbus: { summary: 'A wM-Bus meter, no DevEUI', value: { external_ids: { wmbus_id: '76348799', dev_eui: null } } },
+      }),
+    },
+    responses: {
+      200: jsonResponse('The device with its radio ids.', fleetDeviceSchema, {
+        set: { summary: 'Its wM-Bus id set', value: DEVICE },
+      }),
+      202: jsonResponse('Stored on the bus, not yet in the read model: the device as it will be.', fleetDeviceSchema, {
+        pending: { summary: 'Ingest applies it shortly', value: DEVICE },
+      }),
+      400: invalid({
+        id: BAD_ID,
+        dev_eui: {
+          summary: 'A DevEUI of 14 digits',
+          problem: problemThrownBy(() => parseBody(updateDeviceRequest, { external_ids: { dev_eui: '0004A30B001C05' } })),
+        },
+        wmbus_id: {
+          summary: 'A wM-Bus id with a letter',
+          problem: problemThrownBy(() => parseBody(updateDeviceRequest, { external_ids: { wmbus_id: '7634879A' } })),
+        },
+        nothing: { summary: 'No external_ids', problem: problemThrownBy(() => parseBody(updateDeviceRequest, {})) },
+      }),
+      404: UNKNOWN_DEVICE,
+      409: problemResponse('`external_id_taken`: another device of the organization carries the id; `errors` names the field.', {
+        external_id_taken: {
+          summary: 'The DevEUI of device 1043',
+          problem: new ProblemException(409, 'external_id_taken', 'external_ids.dev_eui: 0004a30b001c0530 is the radio id of device 1043', {
+            errors: [{ field: 'external_ids.dev_eui', message: '0004a30b001c0530 is the radio id of device 1043' }],
+          }),
+        },
+      }),
+      503: problemResponse('`bus_unavailable`: the bus did not store the change; nothing changed. Retry after `Retry-After`.', {
+        bus_unavailable: {
+          summary: 'NATS is down',
+          problem: unavailableProblem({
+            code: 'bus_unavailable',
+            detail: 'the message bus did not store the change; nothing was changed',
+            retryAfterSeconds: 2,
+          }),
+        },
       }),
     },
   });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EPISODE_CODES } from '@meter/consumption';
-import { alertEpisode } from '@meter/contracts';
+import { alertEpisode, externalIdsSchema } from '@meter/contracts';
 import { decimalStringSchema, deviceIdSchema, periodSchema } from '@meter/device-reports';
 import { DEFAULT_FLEET_PAGE, MAX_FLEET_PAGE } from './fleet-params';
 
@@ -53,6 +53,19 @@ export const fleetDeviceListSchema = z
     next_page_token: nextPageToken,
   })
   .meta({ id: 'FleetDeviceList' });
+
+export const updateDeviceRequest = z
+  .strictObject({
+    external_ids: externalIdsSchema.meta({
+      description:
+        'Its radio ids (docs/collectors.md), each unique in the organization: `dev_eui` 16 hex digits (a LoRaWAN DevEUI, stored in lower case), ' +
+        '`wmbus_id` 8 digits. A member left out keeps its id, `null` removes it.',
+      example: { dev_eui: '0004A30B001C0530', wmbus_id: null },
+    }),
+  })
+  .meta({ id: 'UpdateDeviceRequest' });
+
+export type UpdateDeviceRequest = z.output<typeof updateDeviceRequest>;
 
 export const devicePath = z.object({ id: deviceIdSchema.meta({ description: 'The device id.', param: { example: 1042 } }) });
 

@@ -106,6 +106,10 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
     meaning: 'Active integrations use the vault entry, so it was not deleted (`integrations` lists their ids, `detail` names them).',
     action: 'Pause or delete those integrations first, or replace the entry instead (`PATCH /organization-vault`).',
   },
+  external_id_taken: {
+    meaning: 'Another device of the organization carries this radio id (`errors` names the field and `detail` the device).',
+    action: 'Remove the id from that device first (`PATCH /devices/{id}` with the id `null`), or check the id on the meter.',
+  },
   payload_too_large: { meaning: 'The body is over the 64 KiB limit.', action: 'Send less (a dashboard takes up to 100 devices).' },
   uri_too_long: { meaning: 'A segment of the path is longer than any id.', action: 'Check the id in the path.', anyRequest: true },
   unsupported_media_type: {
@@ -146,6 +150,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
   database_unavailable: { meaning: 'The database is unavailable for a moment (a restart or failover).', action: RETRY_LATER },
   vault_unavailable: { meaning: 'The vault service did not answer in time.', action: RETRY_LATER },
   integrations_unavailable: { meaning: 'The integrations service did not answer in time.', action: RETRY_LATER },
+  bus_unavailable: { meaning: 'The message bus (NATS JetStream) did not store the change in time.', action: RETRY_LATER },
   throttle_unavailable: { meaning: 'Logins cannot be counted against their limits for a moment (Redis is unavailable).', action: RETRY_LATER },
   credential_state_unavailable: {
     meaning: 'The credential changed moments ago and the gateway could not fetch its new state yet; nothing was counted.',

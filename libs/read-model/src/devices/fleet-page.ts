@@ -19,15 +19,25 @@ export async function fleetPage(
   query: { afterId: number; limit: number; search?: string },
 ): Promise<{ devices: FleetDevice[]; hasMore: boolean }> {
   const search = query.search?.trim() || null;
-  const rows: (DeviceRow & { dev_eui: string | null; wmbus_id: string | null })[] = await db.query(
+  const rows: FleetRow[] = await db.query(
     `SELECT ${DEVICE_COLUMNS}, dev_eui, wmbus_id FROM ingest.devices
      WHERE org_id = $1 AND device_id > $2
        AND ($3::text IS NULL OR strpos(lower(name), lower($3)) > 0 OR device_id::text LIKE replace(replace(replace($3, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%')
      ORDER BY device_id LIMIT $4`,
     [orgId, query.afterId, search, query.limit + 1],
   );
-  return {
-    devices: rows.slice(0, query.limit).map((r) => ({ ...toDevice(r), externalIds: { dev_eui: r.dev_eui, wmbus_id: r.wmbus_id } })),
-    hasMore: rows.length > query.limit,
-  };
+  return { devices: rows.slice(0, query.limit).map(toFleetDevice), hasMore: rows.length > query.limit };
 }
+
+/** One device of the organization as the fleet list shows it, or null. */
+export async function fleetDevice(db: Queryable, orgId: string, deviceId: number): Promise<FleetDevice | null> {
+  const [row]: FleetRow[] = await db.query(`SELECT ${DEVICE_COLUMNS}, dev_eui, wmbus_id FROM ingest.devices WHERE org_id = $1 AND device_id = $2`, [
+    orgId,
+    deviceId,
+  ]);
+  return row ? toFleetDevice(row) : null;
+}
+
+type FleetRow = DeviceRow & { dev_eui: string | null; wmbus_id: string | null };
+
+const toFleetDevice = (r: FleetRow): FleetDevice => ({ ...toDevice(r), externalIds: { dev_eui: r.dev_eui, wmbus_id: r.wmbus_id } });
