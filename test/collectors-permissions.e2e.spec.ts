@@ -101,6 +101,14 @@ describe.skipIf(!natsServerBinary)('collectors under deploy/base/nats/vault-perm
     await expect(jsm.streams.delete(streams.authEvents.name)).rejects.toThrow(DENIED_PUBLISH);
   });
 
+  it('lets auth publish device messages (an admin’s radio id edit), but no readings, alarms or dead letters', async () => {
+    const js = jetstream(await as('auth'));
+    expect((await js.publish('meter.devices.org_p.2', '{"name":"x","external_ids":{"dev_eui":"0004a30b001c0530"}}')).duplicate).toBe(false);
+    for (const subject of ['meter.readings.org_p.2', 'meter.alarms.org_p.2', 'meter.deadletter.uplinks']) {
+      await expect(js.publish(subject, '{}'), subject).rejects.toThrow(DENIED_PUBLISH);
+    }
+  });
+
   it('lets no other process answer its lookups or read their answers (they carry password hashes)', async () => {
     for (const user of ['gateway', 'ingest', 'integration'] as const) {
       expect(await subscribeOutcome(await as(user), 'auth.collectors.lookup', { queue: 'auth' }), user).toMatch(DENIED_SUBSCRIPTION);
