@@ -318,6 +318,56 @@ describe('admin console in Chromium', () => {
     await screenshot(page, 'alerts');
   });
 
+  it('edits a device’s external ids, with the server’s errors beside the field they name', async () => {
+    // Another meter of the organization already carries a DevEUI.
+    const nc = await connectNats(infra.natsUrl, 'console-radio-ids');
+    await jetstream(nc).publish(
+      infra.bus.subject(`meter.devices.${org.orgId}.4022`),
+      JSON.stringify({ name: 'Harbour meter', external_ids: { dev_eui: '0004A30B001C0530' } }),
+    );
+    await nc.close();
+    const radioIds = async (deviceId: number) =>
+      (
+        (await db.query('SELECT dev_eui, wmbus_id FROM ingest.devices WHERE org_id = $1 AND device_id = $2', [org.orgId, deviceId])) as {
+          dev_eui: string | null;
+          wmbus_id: string | null;
+        }[]
+      )[0];
+    await eventually(async () => (await radioIds(4022))?.dev_eui === '0004a30b001c0530', 20_000, 'the other meter registered');
+
+    await navigate('Devices');
+    await page
+      .getByRole('row', { name: /Riverside pump house/ })
+      .getByRole('link', { name: 'Riverside pump house' })
+      .click();
+    await heading('Riverside pump house').waitFor();
+    const form = page.getByRole('form', { name: 'External ids' });
+    const devEui = form.getByLabel('DevEUI');
+    const save = form.getByRole('button', { name: 'Save external ids' });
+    const errorOf = async (field: typeof devEui) => {
+      await field.and(page.locator('[aria-invalid="true"]')).waitFor();
+      const describedBy = (await field.getAttribute('aria-describedby'))!;
+      return page.locator(`[id="${describedBy.split(' ').pop()}"]`).textContent();
+    };
+
+    await devEui.fill('0004A30B001C05');
+    await save.click();
+    await expect(errorOf(devEui)).resolves.toMatch(/16 hex digits/);
+    await devEui.fill('0004A30B001C0530');
+    await save.click();
+    await expect(errorOf(devEui)).resolves.toMatch(/device 4022/);
+    expect(await radioIds(4021)).toEqual({ dev_eui: null, wmbus_id: null });
+
+    await devEui.fill('70B3D57ED0001234');
+    await form.getByLabel('wM-Bus id').fill('76348799');
+    await save.click();
+    await form.getByRole('status').waitFor();
+    await expect(devEui.getAttribute('aria-invalid')).resolves.toBe('false');
+    await expect(devEui.inputValue()).resolves.toBe('70b3d57ed0001234');
+    expect(await radioIds(4021)).toEqual({ dev_eui: '70b3d57ed0001234', wmbus_id: '76348799' });
+    await screenshot(page, 'device-external-ids');
+  });
+
   it('keeps every token and secret out of localStorage, sessionStorage and URLs', async () => {
     const stored = await page.evaluate<string>('JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage })');
     expect(stored).toBe('{}{}');

@@ -7,6 +7,7 @@ import { Field } from '../components/field';
 import { Empty, ErrorMessage, Loading } from '../components/states';
 import { dailyRows, periodChoices, threeMonthRows, UNIT_CHOICES, type Quality } from '../fleet';
 import { formatDateTime, localDate } from '../format';
+import { DeviceRadioIdsPanel } from './device-radio-ids';
 import type { AlertEpisode } from './devices';
 
 interface DailyHistory {
@@ -179,6 +180,8 @@ export function DevicePage({ params }: { params: { id: string } }) {
           )}
         </section>
       </div>
+
+      <DeviceRadioIdsPanel id={id} />
 
       <section className="panel" aria-labelledby="months-heading">
         <h2 id="months-heading">Three months</h2>
