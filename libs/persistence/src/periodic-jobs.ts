@@ -26,7 +26,8 @@ export interface PeriodicJobsOptions {
    * process is enough; another that already does it can be left to.
    */
   supervise: boolean;
-  log: { warn(message: string): void };
+  /** Told of pg-boss's errors and of runs that threw, with the error. */
+  log: { warn(message: string, error?: unknown): void };
 }
 
 /**
@@ -69,7 +70,7 @@ export class PeriodicJobs {
       supervise: options.supervise,
       maintenanceIntervalSeconds: 30,
     });
-    this.boss.on('error', (error) => options.log.warn(`periodic jobs: ${error.message}`));
+    this.boss.on('error', (error) => options.log.warn(`periodic jobs: ${error.message}`, error));
   }
 
   async start(jobs: readonly PeriodicJob[]): Promise<void> {
@@ -85,7 +86,7 @@ export class PeriodicJobs {
     try {
       await job.run();
     } catch (error) {
-      this.options.log.warn(`${job.queue}: ${error instanceof Error ? error.message : String(error)}`);
+      this.options.log.warn(`${job.queue}: ${error instanceof Error ? error.message : String(error)}`, error);
     }
   }
 

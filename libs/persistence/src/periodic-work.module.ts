@@ -1,5 +1,6 @@
 import { Global, Inject, Injectable, Logger, Module, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationBootstrap } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@meter/config';
+import { DatabaseOutage } from './database-outage';
 import { PeriodicJobs, type PeriodicJob } from './periodic-jobs';
 
 const PERIODIC_JOBS = Symbol('PERIODIC_JOBS');
@@ -49,10 +50,16 @@ export class PeriodicWorkModule {
       providers: [
         {
           provide: PERIODIC_JOBS,
-          inject: [APP_CONFIG],
-          useFactory: (config: AppConfig) => {
+          inject: [APP_CONFIG, DatabaseOutage],
+          useFactory: (config: AppConfig, outage: DatabaseOutage) => {
             const logger = new Logger('periodic-jobs');
-            return new PeriodicJobs({ databaseUrl: config.DATABASE_URL, ...options, log: { warn: (message) => logger.warn(message) } });
+            // Postgres away is reported once by DatabaseOutage, not at every poll.
+            const log = {
+              warn: (message: string, error?: unknown) => {
+                if (!outage.report(error)) logger.warn(message);
+              },
+            };
+            return new PeriodicJobs({ databaseUrl: config.DATABASE_URL, ...options, log });
           },
         },
         PeriodicWork,
