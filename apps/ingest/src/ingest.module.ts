@@ -3,8 +3,9 @@ import { ConfigModule, type AppConfig } from '@meter/config';
 import { platformStreams } from '@meter/contracts';
 import { HttpCoreModule } from '@meter/http';
 import { NatsModule } from '@meter/messaging';
-import { PersistenceModule } from '@meter/persistence';
+import { PeriodicWorkModule, PersistenceModule } from '@meter/persistence';
 import { ingestStore } from './migrations';
+import { INGEST_JOBS_SCHEMA } from './migrations/ingest-jobs.migration';
 import { readingsConsumer } from './readings/readings-consumer';
 import { ReadingsModule } from './readings/readings.module';
 
@@ -18,6 +19,7 @@ export class IngestModule {
         ConfigModule.forRoot(config),
         HttpCoreModule,
         PersistenceModule.forService('ingest', ingestStore),
+        PeriodicWorkModule.forService({ schema: INGEST_JOBS_SCHEMA, applicationName: 'ingest-periodic', supervise: true }),
         NatsModule.forService('ingest', (bus) => {
           const streams = platformStreams(bus);
           return {

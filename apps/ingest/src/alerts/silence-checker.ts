@@ -1,27 +1,29 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { Counter } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@meter/config';
 import { Metrics } from '@meter/http';
-import { DatabaseOutage } from '@meter/persistence';
+import { DatabaseOutage, PeriodicWork } from '@meter/persistence';
 import { pruneReadingChanges } from '../change-log/prune-reading-changes';
+import { SILENCE_CHECK_QUEUE } from '../migrations/ingest-jobs.migration';
 import { checkSilences } from './silence-check';
 import { AlertEventsRelay } from './alert-events-relay';
 
+/** A check still running this long is taken for dead and the next may start; one still alive meets it at the advisory lock. */
+const CHECK_EXPIRE_SECONDS = 60;
+
 /**
  * NO_COMMUNICATION by the clock: every ALERT_SILENCE_CHECK_SECONDS (30 s by
- * default, at most 60) each ingest replica tries the check; an advisory lock
- * lets one of them run it at a time (docs/alerts-and-webhooks.md). Its
+ * default, at most 60) a check, a periodic pg-boss job that one ingest
+ * replica at a time runs (PeriodicJobs); its advisory lock still guards it
+ * (docs/alerts-and-webhooks.md). Its
  * clock is the real one, or TEST_NOW in tests. The same tick prunes the
  * change log of what its readers have taken (docs/exports.md).
  */
 @Injectable()
-export class SilenceChecker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class SilenceChecker implements OnModuleInit {
   private readonly logger = new Logger('silence-check');
   private readonly raised: Counter;
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private stopped = false;
 
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
@@ -29,6 +31,7 @@ export class SilenceChecker implements OnApplicationBootstrap, BeforeApplication
     @Inject(AlertEventsRelay) private readonly relay: AlertEventsRelay,
     @Inject(DatabaseOutage) private readonly outage: DatabaseOutage,
     @Inject(Metrics) metrics: Metrics,
+    @Inject(PeriodicWork) private readonly periodic: PeriodicWork,
   ) {
     this.raised = new Counter({
       name: 'meter_ingest_silences_raised_total',
@@ -37,21 +40,14 @@ export class SilenceChecker implements OnApplicationBootstrap, BeforeApplication
     });
   }
 
-  onApplicationBootstrap() {
-    this.schedule(1000);
-  }
-
-  async beforeApplicationShutdown() {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private schedule(delayMs: number) {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.check().finally(() => this.schedule(this.config.ALERT_SILENCE_CHECK_SECONDS * 1000));
-    }, delayMs);
+  onModuleInit() {
+    this.periodic.register({
+      queue: SILENCE_CHECK_QUEUE,
+      everySeconds: this.config.ALERT_SILENCE_CHECK_SECONDS,
+      firstAfterSeconds: 1,
+      expireInSeconds: CHECK_EXPIRE_SECONDS,
+      run: () => this.check(),
+    });
   }
 
   private async check() {

@@ -1,6 +1,7 @@
 import { createSchemaMigration, type ServiceStore } from '@meter/persistence';
 import { AlertEpisodes1764200000000 } from './alerts.migration';
 import { DeviceAlarmLog1764900000000 } from './device-alarm-log.migration';
+import { IngestJobs1765000000200 } from './ingest-jobs.migration';
 import { DeviceSettings1764000000000 } from './device-settings.migration';
 import { DevicesChangedNotify1763800000002 } from './devices-changed-notify.migration';
 import { ExternalIds1764500000000 } from './external-ids.migration';
@@ -34,6 +35,7 @@ export const ingestStore: ServiceStore = {
     ReadingChangesTruncate1764700000000,
     OrgLeadingKeys1764800000000,
     DeviceAlarmLog1764900000000,
+    IngestJobs1765000000200,
   ],
   entities: [],
 };
