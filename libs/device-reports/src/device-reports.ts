@@ -21,7 +21,7 @@ import { deviceProjection } from './device-projection';
 import type { DailyHistory, ThreeMonthHistory } from './history.schemas';
 import { projectionBody } from './projection-body';
 import type { Projection } from './projection.schemas';
-import { notOneValue } from './request-params';
+import { notOneValue } from './query-params';
 import { seriesLabel } from './series-label';
 import { deviceVolumes } from './x-unit';
 

@@ -10,6 +10,7 @@ export * from './device-projection';
 export * from './projection-body';
 export * from './series-label';
 export * from './request-params';
+export * from './query-params';
 export * from './x-unit';
 export * from './schemas';
 export * from './history.schemas';

@@ -1,17 +1,15 @@
+import { z } from 'zod';
 import { isValidTimeZone } from '@meter/consumption';
-import { validationFailed } from '@meter/http';
+import { checkQuery, validationFailed } from '@meter/http';
+import { deviceIdParam } from './query-params';
 
-/** Why a query parameter that must be one string is not: absent, or given more than once (`?a=1&a=2`). */
-export function notOneValue(raw: unknown): string {
-  return Array.isArray(raw) ? 'must be given once' : 'is required';
-}
+const deviceIdParams = new Map<string, z.ZodType<Record<string, number>>>();
 
-/** Device ids are positive integers that a JS number holds exactly. */
+/** A device id given as a path parameter (`/devices/{id}`): its number, or 400 naming `field`. */
 export function parseDeviceId(raw: unknown, field: string): number {
-  if (typeof raw !== 'string' || !/^[1-9][0-9]{0,15}$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
-    throw validationFailed([{ field, message: raw === undefined || Array.isArray(raw) ? notOneValue(raw) : 'must be a positive integer' }]);
-  }
-  return Number(raw);
+  let schema = deviceIdParams.get(field);
+  if (!schema) deviceIdParams.set(field, (schema = z.object({ [field]: deviceIdParam })));
+  return checkQuery(schema, { [field]: raw })[field];
 }
 
 /** `X-Timezone`: absent -> the device's zone; present, it must be an IANA name. */
@@ -21,20 +19,4 @@ export function requestedZone(header: string | string[] | undefined): string | u
   if (Array.isArray(header) && header.length > 1) throw validationFailed([{ field: 'X-Timezone', message: 'must be sent once' }]);
   if (!isValidTimeZone(value)) throw validationFailed([{ field: 'X-Timezone', message: 'must be an IANA time zone name such as Europe/Madrid' }]);
   return value;
-}
-
-/** A comma-separated list of 1..max device ids. */
-export function parseDeviceIdList(raw: unknown, field: string, max: number): number[] {
-  if (typeof raw !== 'string' || raw.trim() === '') {
-    throw validationFailed([{ field, message: `${typeof raw === 'string' ? 'is required' : notOneValue(raw)}: a comma-separated list of device ids` }]);
-  }
-  const parts = raw.split(',').map((p) => p.trim());
-  if (parts.length > max) throw validationFailed([{ field, message: `must list at most ${max} device ids` }]);
-  return parts.map((part, i) => {
-    try {
-      return parseDeviceId(part, field);
-    } catch {
-      throw validationFailed([{ field, message: `item ${i + 1} (${JSON.stringify(part.slice(0, 20))}) must be a positive integer` }]);
-    }
-  });
 }

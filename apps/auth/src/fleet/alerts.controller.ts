@@ -1,10 +1,10 @@
 import { Controller, Get, Inject, Query, UseGuards } from '@nestjs/common';
-import { parseDeviceId } from '@meter/device-reports';
+import { checkQuery } from '@meter/http';
 import { AdminSessionGuard, CurrentAdmin, type CurrentAdminInfo } from '../sessions';
 import { alertPage } from './alert-page';
-import { alertCode, alertState, fleetPageSize } from './fleet-params';
+import { DEFAULT_FLEET_PAGE } from './fleet-params';
 import { FleetReadModel } from './fleet-read-model';
-import type { FleetAlertList } from './fleet.schemas';
+import { fleetAlertsParams, type FleetAlertList } from './fleet.schemas';
 import { ApiFleetAlerts } from './fleet.openapi';
 
 /** `/alerts` of the management API: the fleet's alert episodes, newest first, filterable by state, code and device. */
@@ -15,20 +15,9 @@ export class AlertsController {
 
   @Get()
   @ApiFleetAlerts()
-  list(
-    @CurrentAdmin() admin: CurrentAdminInfo,
-    @Query('state') state: unknown,
-    @Query('code') code: unknown,
-    @Query('device_id') deviceId: unknown,
-    @Query('limit') limit: unknown,
-    @Query('next_page_token') token: unknown,
-  ): Promise<FleetAlertList> {
-    const query = {
-      state: alertState(state),
-      code: alertCode(code),
-      deviceId: deviceId === undefined ? undefined : parseDeviceId(deviceId, 'device_id'),
-      limit: fleetPageSize(limit),
-    };
+  list(@CurrentAdmin() admin: CurrentAdminInfo, @Query() params: unknown, @Query('next_page_token') token: unknown): Promise<FleetAlertList> {
+    const { state = 'open', code, device_id: deviceId, limit = DEFAULT_FLEET_PAGE } = checkQuery(fleetAlertsParams, params);
+    const query = { state, code, deviceId, limit };
     return alertPage(this.fleet, admin.orgId, query, token);
   }
 }

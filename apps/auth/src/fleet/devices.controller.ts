@@ -7,10 +7,11 @@ import { AdminSessionGuard, CurrentAdmin, type CurrentAdminInfo } from '../sessi
 import { alertPage } from './alert-page';
 import { DeviceRadioIds } from './device-radio-ids.service';
 import { devicePageToken, readDevicePageToken } from './fleet-page-token';
-import { alertState, fleetPageSize, searchText } from './fleet-params';
+import { checkQuery } from '@meter/http';
+import { DEFAULT_FLEET_PAGE } from './fleet-params';
 import { FleetReadModel } from './fleet-read-model';
 import { fleetDeviceView } from './fleet-views';
-import { updateDeviceRequest, type FleetAlertList, type FleetDeviceView } from './fleet.schemas';
+import { deviceAlertsParams, deviceListParams, updateDeviceRequest, type FleetAlertList, type FleetDeviceView } from './fleet.schemas';
 import { ApiDeviceAlerts, ApiDeviceHistory, ApiDeviceList, ApiDeviceProjection, ApiDeviceThreeMonths, ApiGetDevice, ApiUpdateDevice } from './fleet.openapi';
 
 /**
@@ -28,9 +29,9 @@ export class DevicesController {
 
   @Get()
   @ApiDeviceList()
-  async list(@CurrentAdmin() admin: CurrentAdminInfo, @Query('q') q: unknown, @Query('limit') limit: unknown, @Query('next_page_token') token: unknown) {
-    const search = searchText(q);
-    const size = fleetPageSize(limit);
+  async list(@CurrentAdmin() admin: CurrentAdminInfo, @Query() query: unknown, @Query('next_page_token') token: unknown) {
+    const { q, limit: size = DEFAULT_FLEET_PAGE } = checkQuery(deviceListParams, query);
+    const search = q || undefined;
     const afterId = token === undefined ? 0 : readDevicePageToken(token);
     const page = await this.fleet.page(admin.orgId, { afterId, limit: size, search });
     const ids = page.devices.map((d) => d.deviceId);
@@ -110,12 +111,12 @@ export class DevicesController {
   async alerts(
     @CurrentAdmin() admin: CurrentAdminInfo,
     @Param('id') id: string,
-    @Query('state') state: unknown,
-    @Query('limit') limit: unknown,
+    @Query() params: unknown,
     @Query('next_page_token') token: unknown,
   ): Promise<FleetAlertList> {
     const deviceId = parseDeviceId(id, 'id');
-    const query = { deviceId, state: alertState(state), limit: fleetPageSize(limit) };
+    const { state = 'open', limit = DEFAULT_FLEET_PAGE } = checkQuery(deviceAlertsParams, params);
+    const query = { deviceId, state, limit };
     await this.fleet.device(admin.orgId, deviceId); // another organization's device: 404, not an empty list
     return alertPage(this.fleet, admin.orgId, query, token);
   }

@@ -11,6 +11,7 @@ import {
 import type { AlertEpisodeView } from '@meter/contracts';
 import { parseBody } from '../common/parse-body';
 import {
+  checkQuery,
   Documented,
   jsonBody,
   jsonResponse,
@@ -21,12 +22,12 @@ import {
   unavailableProblem,
   validationFailed,
 } from '@meter/http';
-import { alertCode } from './fleet-params';
 import {
   deviceAlertsQuery,
   deviceListQuery,
   devicePath,
   fleetAlertListSchema,
+  fleetAlertsParams,
   fleetAlertsQuery,
   fleetDeviceListSchema,
   historyQuery,
@@ -220,7 +221,7 @@ export const ApiFleetAlerts = () =>
         open: { summary: 'One open leak', value: { alerts: [ALERT], has_more: false, next_page_token: null } },
       }),
       400: invalid({
-        code: { summary: '?code=FLOOD', problem: problemThrownBy(() => alertCode('FLOOD')) },
+        code: { summary: '?code=FLOOD', problem: problemThrownBy(() => checkQuery(fleetAlertsParams, { code: 'FLOOD' })) },
         next_page_token: BAD_TOKEN,
       }),
     },

@@ -1,25 +1,35 @@
 import { z } from 'zod';
-import { EPISODE_CODES } from '@meter/consumption';
 import { alertEpisode, externalIdsSchema } from '@meter/contracts';
-import { decimalStringSchema, deviceIdSchema, periodSchema } from '@meter/device-reports';
+import {
+  alertStateParam,
+  decimalStringSchema,
+  deviceIdParam,
+  deviceIdSchema,
+  episodeCodeParam,
+  pageSizeParam,
+  periodSchema,
+  searchTextParam,
+} from '@meter/device-reports';
 import { DEFAULT_FLEET_PAGE, MAX_FLEET_PAGE } from './fleet-params';
 
-const pageQuery = {
-  limit: z
-    .int()
-    .min(1)
-    .max(MAX_FLEET_PAGE)
-    .optional()
-    .meta({ description: `Page size 1..${MAX_FLEET_PAGE}. Default ${DEFAULT_FLEET_PAGE}.` }),
+/*
+ * Each query's `*Params` are what checkQuery reads, in the order the answer
+ * names the first bad one; the page token is read by its decoder (fleet-page-token.ts).
+ */
+const limit = pageSizeParam(MAX_FLEET_PAGE)
+  .optional()
+  .meta({ description: `Page size 1..${MAX_FLEET_PAGE}. Default ${DEFAULT_FLEET_PAGE}.` });
+const pageToken = {
   next_page_token: z.string().min(1).optional().meta({ description: 'The `next_page_token` of the previous page; anything else: 400.' }),
 };
 
 const nextPageToken = z.string().nullable().meta({ description: 'Opaque token of the next page; null on the last page.' });
 
-export const deviceListQuery = z.object({
-  q: z.string().max(100).optional().meta({ description: 'Only devices whose name contains it (any letter case) or whose id starts with it.' }),
-  ...pageQuery,
+export const deviceListParams = z.object({
+  q: searchTextParam.optional().meta({ description: 'Only devices whose name contains it (any letter case) or whose id starts with it.' }),
+  limit,
 });
+export const deviceListQuery = deviceListParams.extend(pageToken);
 
 export const fleetDeviceSchema = z
   .object({
@@ -71,15 +81,18 @@ export const devicePath = z.object({ id: deviceIdSchema.meta({ description: 'The
 
 export const historyQuery = z.object({ period: periodSchema });
 
-export const deviceAlertsQuery = z.object({
-  state: z.enum(['open', 'cleared', 'all']).optional().meta({ description: 'Default `open`.' }),
-  ...pageQuery,
-});
+const state = alertStateParam.optional().meta({ description: 'Default `open`.' });
 
-export const fleetAlertsQuery = deviceAlertsQuery.extend({
-  code: z.enum(EPISODE_CODES).optional().meta({ description: 'Only episodes of this code.' }),
-  device_id: deviceIdSchema.optional().meta({ description: 'Only this device.' }),
+export const deviceAlertsParams = z.object({ state, limit });
+export const deviceAlertsQuery = deviceAlertsParams.extend(pageToken);
+
+export const fleetAlertsParams = z.object({
+  state,
+  code: episodeCodeParam.optional().meta({ description: 'Only episodes of this code.' }),
+  device_id: deviceIdParam.optional().meta({ description: 'Only this device.' }),
+  limit,
 });
+export const fleetAlertsQuery = fleetAlertsParams.extend(pageToken);
 
 export const fleetAlertListSchema = z
   .object({

@@ -1,17 +1,14 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
-import { validationFailed } from '@meter/http';
-import { episodeView, type EpisodeStateFilter } from '@meter/read-model';
-import { DEFAULT_PAGE_SIZE, pageSize } from '../devices/page-size';
+import { checkQuery, validationFailed } from '@meter/http';
+import { episodeView } from '@meter/read-model';
+import { DEFAULT_PAGE_SIZE } from '../devices/page-size';
 import { PAGE_TOKEN_KEYS } from '../devices/page-token-keys';
 import { ReadModel } from '../read-model/read-model';
-import { notOneValue, parseDeviceId } from '../read-model/request-params';
 import { CurrentCaller, type Caller } from '../security/caller';
 import { canSee } from '../security/device-scope';
 import { signAlertPageToken, verifyAlertPageToken } from './alert-page-token';
 import { ApiAlertList } from './alerts.openapi';
-import type { AlertList } from './alerts.schemas';
-
-const STATES = new Set<EpisodeStateFilter>(['open', 'cleared', 'all']);
+import { alertListParams, type AlertList } from './alerts.schemas';
 
 /** Alert episodes of the organization's devices, newest first (docs/alerts-and-webhooks.md). */
 @Controller('meter/v1/alerts')
@@ -23,16 +20,8 @@ export class AlertsController {
 
   @Get()
   @ApiAlertList()
-  async list(
-    @CurrentCaller() caller: Caller,
-    @Query('device_id') deviceId: unknown,
-    @Query('state') state: unknown,
-    @Query('limit') limit: unknown,
-    @Query('next_page_token') token: unknown,
-  ): Promise<AlertList> {
-    const filter: EpisodeStateFilter = state === undefined ? 'open' : parseState(state);
-    const device = deviceId === undefined ? undefined : parseDeviceId(deviceId, 'device_id');
-    const size = limit === undefined ? DEFAULT_PAGE_SIZE : pageSize(limit, 'limit');
+  async list(@CurrentCaller() caller: Caller, @Query() query: unknown, @Query('next_page_token') token: unknown): Promise<AlertList> {
+    const { state: filter = 'open', device_id: device, limit: size = DEFAULT_PAGE_SIZE } = checkQuery(alertListParams, query);
     const after = token === undefined ? undefined : typeof token === 'string' ? verifyAlertPageToken(this.keys, caller.orgId, token) : undefined;
     if (token !== undefined && after === undefined) {
       throw validationFailed([{ field: 'next_page_token', message: 'is not a token this API issued to your organization' }]);
@@ -48,9 +37,4 @@ export class AlertsController {
       next_page_token: page.hasMore && last ? signAlertPageToken(this.keys, caller.orgId, { raisedAt: last.raised_at, id: last.id }) : null,
     };
   }
-}
-
-function parseState(raw: unknown): EpisodeStateFilter {
-  if (typeof raw === 'string' && STATES.has(raw as EpisodeStateFilter)) return raw as EpisodeStateFilter;
-  throw validationFailed([{ field: 'state', message: typeof raw === 'string' ? 'must be open, cleared or all' : notOneValue(raw) }]);
 }

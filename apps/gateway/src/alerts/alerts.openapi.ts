@@ -1,8 +1,7 @@
 import { invalidRequest, INVALID_DEVICE_ID, RATE_LIMIT_STATE } from '../read-model/request-params.openapi';
-import { Documented, jsonResponse, problemThrownBy, validationFailed } from '@meter/http';
+import { checkQuery, Documented, jsonResponse, problemThrownBy, validationFailed } from '@meter/http';
 import { signAlertPageToken } from './alert-page-token';
-import { alertListQuery, alertListSchema } from './alerts.schemas';
-import { pageSize } from '../devices/page-size';
+import { alertListParams, alertListQuery, alertListSchema } from './alerts.schemas';
 
 const LEAK = {
   id: '6f1d2c3b-4a59-8e7f-9d0c-1b2a3f4e5d6c',
@@ -46,7 +45,7 @@ export const ApiAlertList = () =>
       400: invalidRequest({
         device_id: INVALID_DEVICE_ID,
         state: { summary: '?state=closed', problem: validationFailed([{ field: 'state', message: 'must be open, cleared or all' }]) },
-        limit: { summary: '?limit=0', problem: problemThrownBy(() => pageSize('0', 'limit')) },
+        limit: { summary: '?limit=0', problem: problemThrownBy(() => checkQuery(alertListParams, { limit: '0' })) },
         next_page_token: {
           summary: 'A token edited by hand or issued to another organization',
           problem: validationFailed([{ field: 'next_page_token', message: 'is not a token this API issued to your organization' }]),

@@ -1,18 +1,21 @@
 import { z } from 'zod';
 import { alertEpisode } from '@meter/contracts';
-import { deviceIdSchema } from '../read-model/request-params.openapi';
+import { alertStateParam, deviceIdParam, pageSizeParam } from '@meter/device-reports';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../devices/page-size';
 
-/** The query of GET /meter/v1/alerts (alerts.controller.ts checks it). */
-export const alertListQuery = z.object({
-  device_id: deviceIdSchema.optional().meta({ description: 'Only this device; absent: every device of the organization.', param: { example: 1042 } }),
-  state: z.enum(['open', 'cleared', 'all']).optional().meta({ description: 'Default `open`.' }),
-  limit: z
-    .int()
-    .min(1)
-    .max(MAX_PAGE_SIZE)
+/**
+ * The query of GET /meter/v1/alerts: the controller checks these in this
+ * order (an answer names the first bad one); the page token's verifier checks the token.
+ */
+export const alertListParams = z.object({
+  state: alertStateParam.optional().meta({ description: 'Default `open`.' }),
+  device_id: deviceIdParam.optional().meta({ description: 'Only this device; absent: every device of the organization.', param: { example: 1042 } }),
+  limit: pageSizeParam(MAX_PAGE_SIZE)
     .optional()
     .meta({ description: `Page size 1..${MAX_PAGE_SIZE}. Default ${DEFAULT_PAGE_SIZE}.` }),
+});
+
+export const alertListQuery = alertListParams.extend({
   next_page_token: z.string().min(1).optional().meta({ description: 'The `next_page_token` of the previous page; a forged or foreign token: 400.' }),
 });
 

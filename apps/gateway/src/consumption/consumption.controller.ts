@@ -1,10 +1,11 @@
 import { Controller, Get, Headers, Inject, Query } from '@nestjs/common';
-import { validationFailed } from '@meter/http';
-import { notOneValue, parseDeviceId, requestedZone } from '../read-model/request-params';
+import { checkQuery } from '@meter/http';
+import { requestedZone } from '../read-model/request-params';
 import { CurrentCaller, type Caller } from '../security/caller';
 import { assertVisible } from '../security/device-scope';
 import { requestedUnit } from '../units/x-unit';
 import { ApiIntervalConsumption } from './consumption.openapi';
+import { consumptionQuery } from './consumption.schemas';
 import { ConsumptionService } from './consumption.service';
 
 @Controller('meter/v1/consumption')
@@ -15,27 +16,13 @@ export class ConsumptionController {
   @ApiIntervalConsumption()
   consumption(
     @CurrentCaller() caller: Caller,
-    @Query('device_id') deviceId: unknown,
-    @Query('from') from: unknown,
-    @Query('to') to: unknown,
-    @Query('interval') interval: unknown,
-    @Query('channel') channel: unknown,
+    @Query() query: unknown,
     @Headers('x-timezone') zone: string | undefined,
     @Headers('x-unit') unit: string | undefined,
   ) {
-    const request = {
-      deviceId: parseDeviceId(deviceId, 'device_id'),
-      from: oneString(from, 'from'),
-      to: oneString(to, 'to'),
-      interval: oneString(interval, 'interval'),
-      channel: channel === undefined ? 1 : parseDeviceId(channel, 'channel'),
-    };
+    const { device_id: deviceId, from, to, interval, channel = 1 } = checkQuery(consumptionQuery, query);
+    const request = { deviceId, from, to, interval, channel };
     assertVisible(caller, request.deviceId);
     return this.service.consumption(caller.orgId, request, requestedZone(zone), requestedUnit(unit));
   }
-}
-
-function oneString(raw: unknown, field: string): string {
-  if (typeof raw !== 'string') throw validationFailed([{ field, message: notOneValue(raw) }]);
-  return raw;
 }

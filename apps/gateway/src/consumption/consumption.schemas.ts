@@ -1,34 +1,32 @@
 import { z } from 'zod';
 import { CONSUMPTION_INTERVALS, MAX_CONSUMPTION_POINTS, type Quality } from '@meter/consumption';
+import { deviceIdParam, oneStringParam } from '@meter/device-reports';
 import { decimalStringSchema, deviceIdQuery, deviceIdSchema } from '../read-model/request-params.openapi';
 import { volumeUnitSchema } from '../units/x-unit.openapi';
 
 const LOCAL_BOUND = /^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2})?$/;
 
-/** The query of GET /meter/v1/consumption (resolveConsumptionWindow of @meter/consumption checks the rest). */
+/**
+ * The query of GET /meter/v1/consumption. checkQuery takes each parameter
+ * once; resolveConsumptionWindow (@meter/consumption) reads the bounds and
+ * the interval in the zone in effect, with its own answers, so their pattern
+ * and values are shown to clients here without being checked twice.
+ */
 export const consumptionQuery = deviceIdQuery.extend({
-  from: z
-    .string()
-    .regex(LOCAL_BOUND)
-    .meta({
-      description:
-        "Start, included: a local date `YYYY-MM-DD` or date-time `YYYY-MM-DDTHH:MM` in the zone in effect (`X-Timezone`, else the device's). " +
-        'A date-time must be the start of a point: points tile each local day from its midnight. With `P1M`, the first day of a month.',
-      param: { example: '2026-11-20' },
-    }),
-  to: z
-    .string()
-    .regex(LOCAL_BOUND)
-    .meta({ description: 'End, excluded, written like `from`.', param: { example: '2026-11-21' } }),
-  interval: z.enum(CONSUMPTION_INTERVALS).meta({
+  from: oneStringParam.meta({
+    pattern: LOCAL_BOUND.source,
+    description:
+      "Start, included: a local date `YYYY-MM-DD` or date-time `YYYY-MM-DDTHH:MM` in the zone in effect (`X-Timezone`, else the device's). " +
+      'A date-time must be the start of a point: points tile each local day from its midnight. With `P1M`, the first day of a month.',
+    param: { example: '2026-11-20' },
+  }),
+  to: oneStringParam.meta({ pattern: LOCAL_BOUND.source, description: 'End, excluded, written like `from`.', param: { example: '2026-11-21' } }),
+  interval: oneStringParam.meta({
+    enum: [...CONSUMPTION_INTERVALS],
     description: `The length of each point: 15 minutes, an hour, a local day or a local month. At most ${MAX_CONSUMPTION_POINTS} points per call.`,
     param: { example: 'PT1H' },
   }),
-  channel: z
-    .int()
-    .min(1)
-    .optional()
-    .meta({ description: 'The channel of a multi-channel device; default 1.', param: { example: 1 } }),
+  channel: deviceIdParam.optional().meta({ description: 'The channel of a multi-channel device; default 1.', param: { example: 1 } }),
 });
 
 const quality = z.enum(['ACTUAL', 'ESTIMATED', 'MISSING'] satisfies Quality[]);

@@ -1,11 +1,12 @@
 import { Controller, Get, Header, Inject, Query } from '@nestjs/common';
-import { validationFailed } from '@meter/http';
+import { checkQuery, validationFailed } from '@meter/http';
 import type { DevicePage } from '../read-model/device-cache';
 import { ReadModel } from '../read-model/read-model';
 import { deviceListBody } from './device-list-body';
 import { CurrentCaller, type Caller } from '../security/caller';
 import { ApiDeviceList } from './devices.openapi';
-import { DEFAULT_PAGE_SIZE, pageSize } from './page-size';
+import { deviceListParams } from './devices.schemas';
+import { DEFAULT_PAGE_SIZE } from './page-size';
 import { PAGE_TOKEN_KEYS } from './page-token-keys';
 import { signPageToken, verifyPageToken } from './page-token';
 
@@ -27,8 +28,10 @@ export class DevicesController {
   @Get()
   @Header('content-type', 'application/json; charset=utf-8')
   @ApiDeviceList()
-  async list(@CurrentCaller() caller: Caller, @Query('limit') limit: unknown, @Query('ipp') ipp: unknown, @Query('next_page_token') token: unknown) {
-    const size = limit !== undefined ? pageSize(limit, 'limit') : ipp !== undefined ? pageSize(ipp, 'ipp') : DEFAULT_PAGE_SIZE;
+  async list(@CurrentCaller() caller: Caller, @Query() query: Record<string, unknown> | undefined, @Query('next_page_token') token: unknown) {
+    // `limit` wins over `ipp`, which is then not read at all.
+    const { limit, ipp } = checkQuery(deviceListParams, query?.limit === undefined ? query : { limit: query.limit });
+    const size = limit ?? ipp ?? DEFAULT_PAGE_SIZE;
     let after = 0;
     if (token !== undefined) {
       const verified = typeof token === 'string' ? verifyPageToken(this.keys, caller.orgId, token) : undefined;

@@ -1,13 +1,17 @@
 import { z } from 'zod';
-import { deviceIdSchema } from '../read-model/request-params.openapi';
+import { deviceIdSchema, pageSizeParam } from '@meter/device-reports';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './page-size';
 
-const pageSize = z.int().min(1).max(MAX_PAGE_SIZE);
+const pageSize = pageSizeParam(MAX_PAGE_SIZE);
 
-/** The query of GET /meter/v1/devices (devices.controller.ts checks it). */
-export const deviceListQuery = z.object({
+/** The page size of GET /meter/v1/devices, checked in this order (`ipp` only without `limit`); the token's verifier checks the token. */
+export const deviceListParams = z.object({
   limit: pageSize.optional().meta({ description: `Page size 1..${MAX_PAGE_SIZE}; wins over \`ipp\`. Default ${DEFAULT_PAGE_SIZE}.`, param: { example: 20 } }),
   ipp: pageSize.optional().meta({ description: `Items per page 1..${MAX_PAGE_SIZE}, when \`limit\` is absent. Default ${DEFAULT_PAGE_SIZE}.` }),
+});
+
+/** The query of GET /meter/v1/devices. */
+export const deviceListQuery = deviceListParams.extend({
   next_page_token: z
     .string()
     .min(1)

@@ -1,5 +1,7 @@
 import { Controller, Get, Headers, Inject, Query } from '@nestjs/common';
-import { parseDeviceId, requestedZone } from '../read-model/request-params';
+import { checkQuery } from '@meter/http';
+import { requestedZone } from '../read-model/request-params';
+import { deviceIdQuery } from '../read-model/request-params.openapi';
 import { CurrentCaller, type Caller } from '../security/caller';
 import { assertVisible } from '../security/device-scope';
 import { requestedUnit } from '../units/x-unit';
@@ -14,12 +16,13 @@ export class HistoryController {
   @ApiDailyHistory()
   daily(
     @CurrentCaller() caller: Caller,
-    @Query('device_id') deviceId: unknown,
+    @Query() query: unknown,
     @Query('period') period: unknown,
     @Headers('x-timezone') zone: string | undefined,
     @Headers('x-unit') unit: string | undefined,
   ) {
-    const id = parseDeviceId(deviceId, 'device_id');
+    // The period is read by @meter/device-reports, in the device's zone.
+    const { device_id: id } = checkQuery(deviceIdQuery, query);
     assertVisible(caller, id);
     return this.history.history(caller.orgId, id, period, requestedZone(zone), requestedUnit(unit));
   }
@@ -28,11 +31,11 @@ export class HistoryController {
   @ApiThreeMonthHistory()
   threeMonths(
     @CurrentCaller() caller: Caller,
-    @Query('device_id') deviceId: unknown,
+    @Query() query: unknown,
     @Headers('x-timezone') zone: string | undefined,
     @Headers('x-unit') unit: string | undefined,
   ) {
-    const id = parseDeviceId(deviceId, 'device_id');
+    const { device_id: id } = checkQuery(deviceIdQuery, query);
     assertVisible(caller, id);
     return this.history.threeMonths(caller.orgId, id, requestedZone(zone), requestedUnit(unit));
   }

@@ -1,14 +1,15 @@
 import { Controller, Get, Headers, Inject, Param, Query } from '@nestjs/common';
 import { ReadModel } from '../read-model/read-model';
-import { parseDeviceId, parseDeviceIdList, requestedZone } from '../read-model/request-params';
+import { checkQuery } from '@meter/http';
+import { parseDeviceId, requestedZone } from '../read-model/request-params';
+import { deviceIdQuery } from '../read-model/request-params.openapi';
 import { CurrentCaller, type Caller } from '../security/caller';
 import { assertVisible, visibleIds } from '../security/device-scope';
 import { deviceVolumes, requestedUnit } from '../units/x-unit';
-import { MAX_BULK_DEVICES } from './bulk-limit';
 import { MonthProjectionService } from './month-projection.service';
 import { projectionBody } from './projection-body';
 import { ApiBulkProjection, ApiProjectionByPath, ApiProjectionByQuery } from './projection.openapi';
-import type { BulkProjections, Projection } from './projection.schemas';
+import { bulkProjectionQuery, type BulkProjections, type Projection } from './projection.schemas';
 
 @Controller('meter/v1/projection')
 export class ProjectionController {
@@ -21,22 +22,22 @@ export class ProjectionController {
   @ApiProjectionByQuery()
   byQuery(
     @CurrentCaller() caller: Caller,
-    @Query('device_id') deviceId: unknown,
+    @Query() query: unknown,
     @Headers('x-timezone') zone: string | undefined,
     @Headers('x-unit') unit: string | undefined,
   ): Promise<Projection> {
-    return this.single(caller, parseDeviceId(deviceId, 'device_id'), zone, unit);
+    return this.single(caller, checkQuery(deviceIdQuery, query).device_id, zone, unit);
   }
 
   @Get('bulk')
   @ApiBulkProjection()
   async bulk(
     @CurrentCaller() caller: Caller,
-    @Query('device_ids') deviceIds: unknown,
+    @Query() query: unknown,
     @Headers('x-timezone') zoneHeader: string | undefined,
     @Headers('x-unit') unitHeader: string | undefined,
   ): Promise<BulkProjections> {
-    const ids = parseDeviceIdList(deviceIds, 'device_ids', MAX_BULK_DEVICES);
+    const ids = checkQuery(bulkProjectionQuery, query).device_ids;
     const zone = requestedZone(zoneHeader);
     const unit = requestedUnit(unitHeader);
     const devices = await this.readModel.devices(caller.orgId, visibleIds(caller, [...new Set(ids)]));

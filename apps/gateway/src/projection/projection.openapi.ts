@@ -1,7 +1,7 @@
 import { monthCost, roundDecimal, volumeFormat, type Tariff } from '@meter/consumption';
-import { Documented, jsonResponse, problemThrownBy } from '@meter/http';
+import { checkQuery, Documented, jsonResponse, problemThrownBy } from '@meter/http';
 import { EXAMPLE_DEVICE, EXAMPLE_PROJECTION } from '../api/examples';
-import { parseDeviceId, parseDeviceIdList } from '../read-model/request-params';
+import { parseDeviceId } from '../read-model/request-params';
 import { deviceIdQuery, INVALID_DEVICE_ID, INVALID_TIME_ZONE, invalidRequest, RATE_LIMIT_STATE, UNKNOWN_DEVICE } from '../read-model/request-params.openapi';
 import { consumptionHeaders, INVALID_UNIT } from '../units/x-unit.openapi';
 import { MAX_BULK_DEVICES } from './bulk-limit';
@@ -111,11 +111,11 @@ export const ApiBulkProjection = () =>
         RATE_LIMIT_STATE,
       ),
       400: invalidRequest({
-        device_ids: { summary: '?device_ids=1042,x', problem: problemThrownBy(() => parseDeviceIdList('1042,x', 'device_ids', MAX_BULK_DEVICES)) },
+        device_ids: { summary: '?device_ids=1042,x', problem: problemThrownBy(() => checkQuery(bulkProjectionQuery, { device_ids: '1042,x' })) },
         too_many: {
           summary: `${MAX_BULK_DEVICES + 1} ids`,
           problem: problemThrownBy(() =>
-            parseDeviceIdList(Array.from({ length: MAX_BULK_DEVICES + 1 }, (_, i) => 1000 + i).join(','), 'device_ids', MAX_BULK_DEVICES),
+            checkQuery(bulkProjectionQuery, { device_ids: Array.from({ length: MAX_BULK_DEVICES + 1 }, (_, i) => 1000 + i).join(',') }),
           ),
         },
         time_zone: INVALID_TIME_ZONE,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { HeadersObject } from 'openapi3-ts/oas31';
-import { deviceIdSchema, parseDeviceId, requestedZone } from '@meter/device-reports';
+import { deviceIdParam, parseDeviceId, requestedZone } from '@meter/device-reports';
 import { notFound, problemResponse, problemThrownBy, type ProblemExample } from '@meter/http';
 
 export { alertSchema, decimalStringSchema, deviceIdSchema, localDateSchema, timeZoneHeader } from '@meter/device-reports';
@@ -8,9 +8,9 @@ export { alertSchema, decimalStringSchema, deviceIdSchema, localDateSchema, time
 /** The device most examples of the API document show. */
 export const EXAMPLE_DEVICE_ID = 1042;
 
-/** `?device_id=` of the single-device routes. */
+/** `?device_id=` of the single-device routes: checkQuery reads it, the documents show it. */
 export const deviceIdQuery = z.object({
-  device_id: deviceIdSchema.meta({ description: 'The device (an id of GET /meter/v1/devices).', param: { example: EXAMPLE_DEVICE_ID } }),
+  device_id: deviceIdParam.meta({ description: 'The device (an id of GET /meter/v1/devices).', param: { example: EXAMPLE_DEVICE_ID } }),
 });
 
 /** Every answer of an authenticated request tells the credential's budget (draft-ietf-httpapi-ratelimit-headers). */

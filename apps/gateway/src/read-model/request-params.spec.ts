@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ProblemException } from '@meter/http';
-import { parseDeviceId, parseDeviceIdList, requestedZone } from './request-params';
+import { z } from 'zod';
+import { deviceIdListParam } from '@meter/device-reports';
+import { checkQuery, ProblemException } from '@meter/http';
+import { parseDeviceId, requestedZone } from './request-params';
+
+/** A list parameter as GET /meter/v1/projection/bulk reads it. */
+const parseDeviceIdList = (raw: unknown, field: string, max: number) => checkQuery(z.object({ [field]: deviceIdListParam(max) }), { [field]: raw })[field];
 
 const field = (fn: () => unknown) => {
   try {

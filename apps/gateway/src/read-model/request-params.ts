@@ -1,2 +1,2 @@
 /** Moved to @meter/device-reports, which the management API's fleet routes share. */
-export { notOneValue, parseDeviceId, parseDeviceIdList, requestedZone } from '@meter/device-reports';
+export { parseDeviceId, requestedZone } from '@meter/device-reports';

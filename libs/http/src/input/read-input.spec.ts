@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ProblemException } from '../problem';
-import { checkInput, fieldPath, readInput } from './read-input';
+import { checkInput, checkQuery, fieldPath, readInput } from './read-input';
 
 const schema = z.strictObject({
   name: z.string({ error: 'must be a string' }),
@@ -75,6 +75,21 @@ describe('checkInput', () => {
       code: 'validation_failed',
       errors: [{ field: 'name', message: 'is required' }],
     });
+  });
+});
+
+describe('checkQuery', () => {
+  it('gives the parsed query, or throws 400 naming its first bad parameter only', () => {
+    const query = z.object({ a: z.string({ error: 'must be a string' }), b: z.string({ error: 'must be a string' }).optional() });
+    expect(checkQuery(query, { a: 'x', other: '1' })).toEqual({ a: 'x' });
+    let thrown: unknown;
+    try {
+      checkQuery(query, { a: ['1', '2'], b: ['3', '4'] });
+    } catch (error) {
+      thrown = error;
+    }
+    expect((thrown as ProblemException).toProblem()).toMatchObject({ status: 400, errors: [{ field: 'a', message: 'must be a string' }] });
+    expect((thrown as ProblemException).toProblem().errors).toHaveLength(1);
   });
 });
 

@@ -70,3 +70,14 @@ function unknownFieldsFirst(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIss
 export function fieldPath(path: readonly PropertyKey[]): string {
   return path.reduce<string>((text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${String(part)}` : String(part)), '');
 }
+
+/**
+ * A query string (or path parameters) read with its schema, throwing the 400
+ * `validation_failed` answer of its first problem in the schema's order: the
+ * gateway's answers have always named one parameter.
+ */
+export function checkQuery<S extends z.ZodType>(schema: S, query: unknown): z.output<S> {
+  const result = readInput(schema, query ?? {});
+  if (!result.ok) throw validationFailed(result.errors.slice(0, 1));
+  return result.value;
+}
