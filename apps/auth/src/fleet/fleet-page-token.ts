@@ -1,3 +1,4 @@
+import { isUuid } from '@meter/contracts';
 import { validationFailed } from '@meter/http';
 import type { AlertCursor } from '@meter/read-model';
 
@@ -23,7 +24,7 @@ export function readDevicePageToken(raw: unknown): number {
 
 export function readAlertPageToken(raw: unknown): AlertCursor {
   const { r, i } = decode(raw);
-  if (typeof r !== 'number' || !Number.isFinite(r) || typeof i !== 'string' || !/^[0-9a-f-]{36}$/.test(i)) throw badToken();
+  if (typeof r !== 'number' || !Number.isFinite(r) || typeof i !== 'string' || !isUuid(i)) throw badToken();
   return { raisedAt: r, id: i };
 }
 

@@ -1,3 +1,4 @@
+import { isUuid } from '@meter/contracts';
 import type { AlertCursor } from '@meter/read-model';
 import { signToken, verifyToken } from '../devices/page-token';
 
@@ -13,5 +14,5 @@ export function verifyAlertPageToken(keys: readonly Uint8Array[], orgId: string,
   const payload = verifyToken(keys, ALERTS, token);
   if (!payload || payload.o !== orgId) return undefined;
   const { r, i } = payload;
-  return typeof r === 'number' && Number.isFinite(r) && typeof i === 'string' && /^[0-9a-f-]{36}$/.test(i) ? { raisedAt: r, id: i } : undefined;
+  return typeof r === 'number' && Number.isFinite(r) && typeof i === 'string' && isUuid(i) ? { raisedAt: r, id: i } : undefined;
 }
