@@ -406,6 +406,15 @@ describe('docs/openapi/management.json describes the running management API', ()
     expect((await check('GET', '/alerts', '/alerts?code=FLOOD')).status).toBe(400);
   }, 60_000);
 
+  it('audit log: a page, the next, one entry, and bad parameters', async () => {
+    const first = await check('GET', '/audit-log', '/audit-log?limit=2');
+    expect(first.body.has_more).toBe(true);
+    await check('GET', '/audit-log', `/audit-log?limit=2&next_page_token=${first.body.next_page_token}`);
+    expect((await check('GET', '/audit-log', '/audit-log?action=credential.stolen')).status).toBe(400);
+    expect((await check('GET', '/audit-log/{id}', `/audit-log/${first.body.entries[0].id}`)).status).toBe(200);
+    expect((await check('GET', '/audit-log/{id}', '/audit-log/999999999')).status).toBe(404);
+  });
+
   it('had every operation answer a success', () => {
     expect(api.uncheckedSuccesses()).toEqual([]);
   });

@@ -5,6 +5,7 @@ import { HttpCoreModule } from '@meter/http';
 import { NatsModule } from '@meter/messaging';
 import { PersistenceModule } from '@meter/persistence';
 import { RedisModule } from '@meter/redis';
+import { AuditModule } from './audit/audit.module';
 import { CollectorCredentialsModule } from './collector-credentials/collector-credentials.module';
 import { CredentialsModule } from './credentials/credentials.module';
 import { EventsModule } from './events/events.module';
@@ -33,6 +34,7 @@ export class AuthModule {
         RedisModule.forService('auth', { whenDown: 'degraded' }),
         NatsModule.forService('auth', (bus) => ({ streams: [platformStreams(bus).authEvents], consumers: [] }), { whenDown: 'degraded' }),
         EventsModule,
+        AuditModule,
         IdempotencyModule,
         SessionsModule,
         CredentialsModule,

@@ -4,6 +4,7 @@ import { Link, Redirect, Route, Router, Switch, useLocation } from 'wouter';
 import { whenUnauthorized } from './api/client';
 import { ErrorMessage, Loading } from './components/states';
 import { AlertsPage } from './pages/alerts';
+import { AuditLogPage } from './pages/audit-log';
 import { CredentialsPage } from './pages/credentials';
 import { DevicePage } from './pages/device';
 import { DevicesPage } from './pages/devices';
@@ -82,24 +83,13 @@ export function App() {
           <Route path="/devices" component={DevicesPage} />
           <Route path="/devices/:id" component={DevicePage} />
           <Route path="/alerts" component={AlertsPage} />
-          <Route path="/audit-log">
-            <Unavailable name="Audit log" />
-          </Route>
+          <Route path="/audit-log" component={AuditLogPage} />
           <Route>
             <Redirect to="/devices" replace />
           </Route>
         </Switch>
       </main>
     </Router>
-  );
-}
-
-function Unavailable({ name }: { name: string }) {
-  return (
-    <>
-      <h1>{name}</h1>
-      <p className="state">This page needs routes this version of the management API does not offer yet.</p>
-    </>
   );
 }
 

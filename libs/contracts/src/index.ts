@@ -19,3 +19,4 @@ export * from './credential-stamp';
 export * from './collectors';
 export * from './vault-entry';
 export * from './service-urls';
+export * from './audit';

@@ -94,6 +94,11 @@ export const MANAGEMENT_API: ApiDefinition = {
       description: "The organization's fleet: devices with their newest reading and open alerts, and each one's consumption as the gateway answers it.",
     },
     { name: 'Alerts', description: "Alert episodes across the organization's fleet." },
+    {
+      name: 'AuditLog',
+      description:
+        'Who did what and when in the organization: sign-ins, credentials, vault entries, export integrations and webhook endpoints. Never a secret.',
+    },
   ],
   sharedResponses: { 401: NOT_AUTHENTICATED },
   // Sessions, admins and credentials live in Postgres: every route, POST /login included, needs it.

@@ -37,14 +37,18 @@ export class CollectorCredentialsService {
          VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, 1)`,
         [id, admin.orgId, request.name, request.format, JSON.stringify(mapping), username, passwordHash, createdAt],
       );
-      await appendEvents(manager, [
-        newEvent(
-          'collector_credential.created',
-          { aggregateId: id, orgId: admin.orgId, version: 1 },
-          { credential_id: id, name: request.name, format: request.format, username, created_at: createdAt.toISOString() },
-          createdAt,
-        ),
-      ]);
+      await appendEvents(
+        manager,
+        [
+          newEvent(
+            'collector_credential.created',
+            { aggregateId: id, orgId: admin.orgId, version: 1 },
+            { credential_id: id, name: request.name, format: request.format, username, created_at: createdAt.toISOString() },
+            createdAt,
+          ),
+        ],
+        admin.adminId,
+      );
     });
     this.outbox.nudge();
     return { id, name: request.name, format: request.format, mapping, username, password, created_at: createdAt.toISOString() };
@@ -72,14 +76,18 @@ export class CollectorCredentialsService {
         ]),
         id,
       );
-      await appendEvents(manager, [
-        newEvent(
-          'collector_credential.revoked',
-          { aggregateId: id, orgId: admin.orgId, version: credential.version + 1 },
-          { credential_id: id, username: credential.username, revoked_at: revokedAt.toISOString() },
-          revokedAt,
-        ),
-      ]);
+      await appendEvents(
+        manager,
+        [
+          newEvent(
+            'collector_credential.revoked',
+            { aggregateId: id, orgId: admin.orgId, version: credential.version + 1 },
+            { credential_id: id, username: credential.username, revoked_at: revokedAt.toISOString() },
+            revokedAt,
+          ),
+        ],
+        admin.adminId,
+      );
     });
     this.outbox.nudge();
   }

@@ -64,24 +64,28 @@ export class CredentialsService {
         createdAt,
         ...limits,
       });
-      await appendEvents(manager, [
-        newEvent(
-          'credential.created',
-          { aggregateId: id, orgId: admin.orgId, version: 1 },
-          {
-            credential_id: id,
-            name: request.name,
-            type: request.type,
-            access_key: accessKey,
-            scopes: request.scopes as CredentialScope[],
-            allowed_cidrs: [],
-            sealed_secret: sealedSecret,
-            created_at: createdAt.toISOString(),
-            ...limits,
-          },
-          createdAt,
-        ),
-      ]);
+      await appendEvents(
+        manager,
+        [
+          newEvent(
+            'credential.created',
+            { aggregateId: id, orgId: admin.orgId, version: 1 },
+            {
+              credential_id: id,
+              name: request.name,
+              type: request.type,
+              access_key: accessKey,
+              scopes: request.scopes as CredentialScope[],
+              allowed_cidrs: [],
+              sealed_secret: sealedSecret,
+              created_at: createdAt.toISOString(),
+              ...limits,
+            },
+            createdAt,
+          ),
+        ],
+        admin.adminId,
+      );
     });
     this.outbox.nudge();
     return {
@@ -123,14 +127,18 @@ export class CredentialsService {
       if (credential.status === 'revoked') return credential.version;
       const revokedAt = new Date();
       assertUpdated(await revokeCredential(manager, id, credential.version, revokedAt), id);
-      await appendEvents(manager, [
-        newEvent(
-          'credential.revoked',
-          { aggregateId: id, orgId: admin.orgId, version: credential.version + 1 },
-          { credential_id: id, access_key: credential.access_key, revoked_at: revokedAt.toISOString() },
-          revokedAt,
-        ),
-      ]);
+      await appendEvents(
+        manager,
+        [
+          newEvent(
+            'credential.revoked',
+            { aggregateId: id, orgId: admin.orgId, version: credential.version + 1 },
+            { credential_id: id, access_key: credential.access_key, revoked_at: revokedAt.toISOString() },
+            revokedAt,
+          ),
+        ],
+        admin.adminId,
+      );
       return credential.version + 1;
     });
     this.outbox.nudge();
@@ -178,7 +186,7 @@ export class CredentialsService {
       if (settingsChanged) {
         events.push(newEvent('credential.settings_changed', aggregate(version), { credential_id: id, access_key: credential.access_key, name, ...limits }));
       }
-      await appendEvents(manager, events);
+      await appendEvents(manager, events, admin.adminId);
       return { ...credential, name, allowed_cidrs: allowedCidrs, ...limitColumnsOfRow(limits), version };
     });
     this.outbox.nudge();

@@ -1,6 +1,8 @@
 import type { AuthEvent } from '@meter/contracts';
 import { ProblemException } from '@meter/http';
 import type { EntityManager } from 'typeorm';
+import { auditEntryOfEvent } from '../audit/audit-actions';
+import { insertAuditEntries } from '../audit/audit-store';
 
 /** The channel on which a commit that appended events wakes the outbox relay. */
 export const EVENTS_CHANNEL = 'auth_events';
@@ -14,10 +16,12 @@ export class ConcurrencyConflict extends ProblemException {
 
 /**
  * Appends events inside the caller's transaction, so they commit (or not)
- * together with the state change they describe. `(aggregate_id, version)`
- * is unique: a second writer of the same version fails here.
+ * together with the state change they describe, and with the audit log's
+ * lines for them (`actorId`: the admin who acted, when the events do not
+ * name one). `(aggregate_id, version)` is unique: a second writer of the
+ * same version fails here.
  */
-export async function appendEvents(manager: EntityManager, events: readonly AuthEvent[]): Promise<void> {
+export async function appendEvents(manager: EntityManager, events: readonly AuthEvent[], actorId: string | null = null): Promise<void> {
   for (const event of events) {
     try {
       await manager.query(
@@ -30,6 +34,15 @@ export async function appendEvents(manager: EntityManager, events: readonly Auth
       throw error;
     }
   }
+  const audited = events.flatMap((event) => {
+    const entry = auditEntryOfEvent(event, actorId);
+    return entry ? [{ entry, eventId: event.event_id }] : [];
+  });
+  await insertAuditEntries(
+    manager,
+    audited.map((a) => a.entry),
+    audited.map((a) => a.eventId),
+  );
   // Delivered at commit only, and never for a rolled-back transaction.
   await manager.query(`SELECT pg_notify($1, '')`, [EVENTS_CHANNEL]);
 }

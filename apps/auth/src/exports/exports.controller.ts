@@ -9,6 +9,7 @@ import {
   exportRunReply,
 } from '@meter/contracts';
 import { validationFailed } from '@meter/http';
+import { AuditTrail } from '../audit/audit-trail';
 import { IntegrationsClient } from '../integrations/integrations-client';
 import { AdminSessionGuard, CurrentAdmin, type CurrentAdminInfo } from '../sessions';
 import {
@@ -29,6 +30,10 @@ function objectBody(body: unknown): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
+/** An integration in the audit log: where it exports to (names only; its credentials stay in the vault). */
+const describe = (integration: { namespace: string; storage_type: string; destination: { bucket: string; prefix: string } }) =>
+  `${integration.namespace} → ${integration.storage_type} ${integration.destination.bucket}/${integration.destination.prefix}`;
+
 /**
  * Batch exports of the management API (docs/exports.md). Forwarded to the
  * integrations service with the caller's organization, which validates and
@@ -37,13 +42,18 @@ function objectBody(body: unknown): Record<string, unknown> {
 @Controller('integrations')
 @UseGuards(AdminSessionGuard)
 export class ExportsController {
-  constructor(@Inject(IntegrationsClient) private readonly integrations: IntegrationsClient) {}
+  constructor(
+    @Inject(IntegrationsClient) private readonly integrations: IntegrationsClient,
+    @Inject(AuditTrail) private readonly audit: AuditTrail,
+  ) {}
 
   @Post()
   @HttpCode(201)
   @ApiCreateIntegration()
-  create(@CurrentAdmin() admin: CurrentAdminInfo, @Body() body: unknown) {
-    return this.integrations.call(EXPORT_OPERATIONS.create, caller(admin), { body: objectBody(body) }, exportIntegrationReply);
+  async create(@CurrentAdmin() admin: CurrentAdminInfo, @Body() body: unknown) {
+    const created = await this.integrations.call(EXPORT_OPERATIONS.create, caller(admin), { body: objectBody(body) }, exportIntegrationReply);
+    await this.audit.record(admin, 'integration.created', created.id, describe(created));
+    return created;
   }
 
   @Get()
@@ -60,29 +70,40 @@ export class ExportsController {
 
   @Patch(':id')
   @ApiUpdateIntegration()
-  update(@CurrentAdmin() admin: CurrentAdminInfo, @Param('id') id: string, @Body() body: unknown) {
-    return this.integrations.call(
+  async update(@CurrentAdmin() admin: CurrentAdminInfo, @Param('id') id: string, @Body() body: unknown) {
+    const changes = objectBody(body);
+    const updated = await this.integrations.call(
       EXPORT_OPERATIONS.update,
       caller(admin),
-      { integration_id: id.slice(0, 100), body: objectBody(body) },
+      { integration_id: id.slice(0, 100), body: changes },
       exportIntegrationReply,
     );
+    await this.audit.record(admin, 'integration.changed', updated.id, `${Object.keys(changes).join(', ')} (now ${updated.status})`);
+    return updated;
   }
 
   @Delete(':id')
   @HttpCode(204)
   @ApiDeleteIntegration()
   async delete(@CurrentAdmin() admin: CurrentAdminInfo, @Param('id') id: string) {
-    await this.integrations.call(EXPORT_OPERATIONS.delete, caller(admin), { integration_id: id.slice(0, 100) }, exportDeleteReply);
+    const deleted = await this.integrations.call(EXPORT_OPERATIONS.delete, caller(admin), { integration_id: id.slice(0, 100) }, exportDeleteReply);
+    await this.audit.record(admin, 'integration.deleted', deleted.id);
   }
 
   @Post(':id/runs')
   @HttpCode(202)
   @ApiQueueRun()
-  queueRun(@CurrentAdmin() admin: CurrentAdminInfo, @Param('id') id: string, @Body() body: unknown) {
+  async queueRun(@CurrentAdmin() admin: CurrentAdminInfo, @Param('id') id: string, @Body() body: unknown) {
     // An empty body is yesterday; anything sent must be a JSON object.
     const payload = body === undefined || body === null ? {} : objectBody(body);
-    return this.integrations.call(EXPORT_OPERATIONS.queueRun, caller(admin), { integration_id: id.slice(0, 100), body: payload }, exportRunQueuedReply);
+    const queued = await this.integrations.call(
+      EXPORT_OPERATIONS.queueRun,
+      caller(admin),
+      { integration_id: id.slice(0, 100), body: payload },
+      exportRunQueuedReply,
+    );
+    await this.audit.record(admin, 'integration.run_queued', id.slice(0, 100), `${queued.from} to ${queued.to}`);
+    return queued;
   }
 
   @Get(':id/runs')

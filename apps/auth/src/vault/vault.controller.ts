@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, UseGuards } from '@nestjs/common';
 import { isVaultEntryId, vaultDeleteReply, vaultListReply, vaultUpsertReply } from '@meter/contracts';
 import { notFound, validationFailed } from '@meter/http';
+import { AuditTrail } from '../audit/audit-trail';
 import { AdminSessionGuard, CurrentAdmin, type CurrentAdminInfo } from '../sessions';
 import { VaultClient } from './vault-client';
 import { VaultEntryUsers } from './vault-entry-users';
@@ -18,6 +19,7 @@ export class VaultController {
   constructor(
     @Inject(VaultClient) private readonly vault: VaultClient,
     @Inject(VaultEntryUsers) private readonly users: VaultEntryUsers,
+    @Inject(AuditTrail) private readonly audit: AuditTrail,
   ) {}
 
   @Patch()
@@ -28,6 +30,9 @@ export class VaultController {
       throw validationFailed([{ field: 'body', message: 'must be a JSON object' }]);
     }
     const { id } = await this.vault.call('upsert', { org_id: admin.orgId, actor: admin.adminId, entry: body }, vaultUpsertReply);
+    // The vault accepted the body, so its namespace and type are valid names (never a secret field).
+    const { namespace, type } = body as { namespace?: unknown; type?: unknown };
+    await this.audit.record(admin, 'vault_entry.written', id, typeof namespace === 'string' && typeof type === 'string' ? `${namespace}/${type}` : null);
     return { id };
   }
 
@@ -46,5 +51,6 @@ export class VaultController {
     // The vault refuses, inside its delete, an entry an active integration opens: its runs would fail.
     const inUse = await this.users.inUse(admin.orgId, admin.adminId);
     await this.vault.call('delete', { org_id: admin.orgId, actor: admin.adminId, entry_id: id, in_use: inUse }, vaultDeleteReply);
+    await this.audit.record(admin, 'vault_entry.deleted', id);
   }
 }

@@ -9,6 +9,7 @@ import {
 } from '@meter/contracts';
 import { parseBody } from '../common/parse-body';
 import { IntegrationsClient } from '../integrations/integrations-client';
+import { AuditTrail } from '../audit/audit-trail';
 import { AdminSessionGuard, CurrentAdmin, type CurrentAdminInfo } from '../sessions';
 import {
   ApiCreateWebhookEndpoint,
@@ -29,16 +30,22 @@ import {
 @Controller('webhook-endpoints')
 @UseGuards(AdminSessionGuard)
 export class WebhooksController {
-  constructor(@Inject(IntegrationsClient) private readonly integrations: IntegrationsClient) {}
+  constructor(
+    @Inject(IntegrationsClient) private readonly integrations: IntegrationsClient,
+    @Inject(AuditTrail) private readonly audit: AuditTrail,
+  ) {}
 
   private caller = (admin: CurrentAdminInfo) => ({ org_id: admin.orgId, actor: admin.adminId });
 
   @Post()
   @HttpCode(201)
   @ApiCreateWebhookEndpoint()
-  create(@CurrentAdmin() admin: CurrentAdminInfo, @Body() body: unknown) {
+  async create(@CurrentAdmin() admin: CurrentAdminInfo, @Body() body: unknown) {
     const endpoint = parseBody(createWebhookEndpointRequest, body);
-    return this.integrations.call(WEBHOOK_OPERATIONS.create, this.caller(admin), { endpoint }, webhookReplies.create);
+    const created = await this.integrations.call(WEBHOOK_OPERATIONS.create, this.caller(admin), { endpoint }, webhookReplies.create);
+    // Not the URL: a receiver's URL may carry a token of its own.
+    await this.audit.record(admin, 'webhook_endpoint.created', created.id, endpoint.events.join(', '));
+    return created;
   }
 
   @Get()
@@ -49,9 +56,11 @@ export class WebhooksController {
 
   @Patch(':id')
   @ApiUpdateWebhookEndpoint()
-  update(@CurrentAdmin() admin: CurrentAdminInfo, @Param('id') id: string, @Body() body: unknown): Promise<WebhookEndpointView> {
+  async update(@CurrentAdmin() admin: CurrentAdminInfo, @Param('id') id: string, @Body() body: unknown): Promise<WebhookEndpointView> {
     const changes = parseBody(updateWebhookEndpointRequest, body);
-    return this.integrations.call(WEBHOOK_OPERATIONS.update, this.caller(admin), { endpoint_id: id, changes }, webhookReplies.update);
+    const updated = await this.integrations.call(WEBHOOK_OPERATIONS.update, this.caller(admin), { endpoint_id: id, changes }, webhookReplies.update);
+    await this.audit.record(admin, 'webhook_endpoint.changed', updated.id, Object.keys(changes).join(', ') + (changes.status ? `: ${changes.status}` : ''));
+    return updated;
   }
 
   @Delete(':id')
@@ -59,13 +68,16 @@ export class WebhooksController {
   @ApiDeleteWebhookEndpoint()
   async remove(@CurrentAdmin() admin: CurrentAdminInfo, @Param('id') id: string) {
     await this.integrations.call(WEBHOOK_OPERATIONS.delete, this.caller(admin), { endpoint_id: id }, webhookReplies.delete);
+    await this.audit.record(admin, 'webhook_endpoint.deleted', id);
   }
 
   @Post(':id/rotate-secret')
   @HttpCode(200)
   @ApiRotateWebhookSecret()
-  rotate(@CurrentAdmin() admin: CurrentAdminInfo, @Param('id') id: string) {
-    return this.integrations.call(WEBHOOK_OPERATIONS.rotateSecret, this.caller(admin), { endpoint_id: id }, webhookReplies.rotateSecret);
+  async rotate(@CurrentAdmin() admin: CurrentAdminInfo, @Param('id') id: string) {
+    const rotated = await this.integrations.call(WEBHOOK_OPERATIONS.rotateSecret, this.caller(admin), { endpoint_id: id }, webhookReplies.rotateSecret);
+    await this.audit.record(admin, 'webhook_endpoint.secret_rotated', id);
+    return rotated;
   }
 
   @Post(':id/test')

@@ -1,0 +1,47 @@
+import { notOneValue } from '@meter/device-reports';
+import { validationFailed } from '@meter/http';
+import { AUDIT_ACTIONS } from '@meter/contracts';
+import type { AuditAction } from './audit-actions';
+import { DEFAULT_AUDIT_PAGE, MAX_AUDIT_PAGE } from './audit-log.schemas';
+
+/** `limit`: 1..MAX_AUDIT_PAGE, default DEFAULT_AUDIT_PAGE. */
+export function auditPageSize(raw: unknown): number {
+  if (raw === undefined) return DEFAULT_AUDIT_PAGE;
+  if (typeof raw !== 'string' || !/^[0-9]{1,4}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_AUDIT_PAGE) {
+    throw validationFailed([{ field: 'limit', message: `must be an integer from 1 to ${MAX_AUDIT_PAGE}` }]);
+  }
+  return Number(raw);
+}
+
+/** `action`: one of AUDIT_ACTIONS, or absent for all. */
+export function auditAction(raw: unknown): AuditAction | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (typeof raw === 'string' && (AUDIT_ACTIONS as readonly string[]).includes(raw)) return raw as AuditAction;
+  throw validationFailed([{ field: 'action', message: typeof raw === 'string' ? `must be one of ${AUDIT_ACTIONS.join(', ')}` : notOneValue(raw) }]);
+}
+
+/**
+ * `next_page_token`: the id the next page continues before, as opaque base64url. Every
+ * query is scoped to the caller's organization, so an edited token only moves within it.
+ */
+export function auditPageToken(beforeSeq: string): string {
+  return Buffer.from(JSON.stringify({ b: beforeSeq })).toString('base64url');
+}
+
+export function readAuditPageToken(raw: unknown): bigint | undefined {
+  if (raw === undefined) return undefined;
+  if (typeof raw === 'string' && raw.length <= 100 && /^[A-Za-z0-9_-]+$/.test(raw)) {
+    try {
+      const { b } = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as { b?: unknown };
+      if (typeof b === 'string' && /^[1-9][0-9]{0,18}$/.test(b)) return BigInt(b);
+    } catch {
+      // not JSON: refused below
+    }
+  }
+  throw validationFailed([{ field: 'next_page_token', message: 'is not a token of this list' }]);
+}
+
+/** An entry id of the path: digits only, else the entry is unknown (404), as for another organization's. */
+export function auditEntrySeq(raw: string): bigint | undefined {
+  return /^[1-9][0-9]{0,18}$/.test(raw) ? BigInt(raw) : undefined;
+}
