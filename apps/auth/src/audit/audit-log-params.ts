@@ -1,24 +1,4 @@
-import { notOneValue } from '@meter/device-reports';
 import { validationFailed } from '@meter/http';
-import { AUDIT_ACTIONS } from '@meter/contracts';
-import type { AuditAction } from './audit-actions';
-import { DEFAULT_AUDIT_PAGE, MAX_AUDIT_PAGE } from './audit-log.schemas';
-
-/** `limit`: 1..MAX_AUDIT_PAGE, default DEFAULT_AUDIT_PAGE. */
-export function auditPageSize(raw: unknown): number {
-  if (raw === undefined) return DEFAULT_AUDIT_PAGE;
-  if (typeof raw !== 'string' || !/^[0-9]{1,4}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_AUDIT_PAGE) {
-    throw validationFailed([{ field: 'limit', message: `must be an integer from 1 to ${MAX_AUDIT_PAGE}` }]);
-  }
-  return Number(raw);
-}
-
-/** `action`: one of AUDIT_ACTIONS, or absent for all. */
-export function auditAction(raw: unknown): AuditAction | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  if (typeof raw === 'string' && (AUDIT_ACTIONS as readonly string[]).includes(raw)) return raw as AuditAction;
-  throw validationFailed([{ field: 'action', message: typeof raw === 'string' ? `must be one of ${AUDIT_ACTIONS.join(', ')}` : notOneValue(raw) }]);
-}
 
 /**
  * `next_page_token`: the id the next page continues before, as opaque base64url. Every

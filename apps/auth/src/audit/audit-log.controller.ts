@@ -1,10 +1,10 @@
 import { Controller, Get, Inject, Param, Query, UseGuards } from '@nestjs/common';
-import { notFound } from '@meter/http';
+import { checkQuery, notFound } from '@meter/http';
 import { DataSource } from 'typeorm';
 import { AdminSessionGuard, CurrentAdmin, type CurrentAdminInfo } from '../sessions';
-import { auditAction, auditEntrySeq, auditPageSize, auditPageToken, readAuditPageToken } from './audit-log-params';
+import { auditEntrySeq, auditPageToken, readAuditPageToken } from './audit-log-params';
 import { ApiAuditEntry, ApiAuditLog } from './audit-log.openapi';
-import type { AuditEntryView, AuditLogView } from './audit-log.schemas';
+import { auditLogParams, DEFAULT_AUDIT_PAGE, type AuditEntryView, type AuditLogView } from './audit-log.schemas';
 import { auditEntry, auditPage, type AuditRow } from './audit-store';
 
 /** `/audit-log` of the management API (docs/management-api.md, "Audit log"): the caller's organization only. */
@@ -15,14 +15,9 @@ export class AuditLogController {
 
   @Get()
   @ApiAuditLog()
-  async list(
-    @CurrentAdmin() admin: CurrentAdminInfo,
-    @Query('action') action: unknown,
-    @Query('limit') limit: unknown,
-    @Query('next_page_token') token: unknown,
-  ): Promise<AuditLogView> {
-    const query = { action: auditAction(action), limit: auditPageSize(limit), beforeSeq: readAuditPageToken(token) };
-    const page = await auditPage(this.dataSource, admin.orgId, query);
+  async list(@CurrentAdmin() admin: CurrentAdminInfo, @Query() query: unknown, @Query('next_page_token') token: unknown): Promise<AuditLogView> {
+    const { action, limit = DEFAULT_AUDIT_PAGE } = checkQuery(auditLogParams, query);
+    const page = await auditPage(this.dataSource, admin.orgId, { action, limit, beforeSeq: readAuditPageToken(token) });
     const last = page.rows[page.rows.length - 1];
     return { entries: page.rows.map(entryView), has_more: page.hasMore, next_page_token: page.hasMore && last ? auditPageToken(last.seq) : null };
   }

@@ -1,17 +1,18 @@
 import { z } from 'zod';
 import { AUDIT_ACTIONS } from '@meter/contracts';
+import { pageSizeParam } from '@meter/device-reports';
 
 export const DEFAULT_AUDIT_PAGE = 50;
 export const MAX_AUDIT_PAGE = 200;
 
-export const auditLogQuery = z.object({
+/** What checkQuery reads, in the order the answer names the first bad one; the page token is read by its decoder (audit-log-params.ts). */
+export const auditLogParams = z.object({
   action: z.enum(AUDIT_ACTIONS).optional().meta({ description: 'Only entries of this action.' }),
-  limit: z
-    .int()
-    .min(1)
-    .max(MAX_AUDIT_PAGE)
+  limit: pageSizeParam(MAX_AUDIT_PAGE)
     .optional()
     .meta({ description: `Page size 1..${MAX_AUDIT_PAGE}. Default ${DEFAULT_AUDIT_PAGE}.` }),
+});
+export const auditLogQuery = auditLogParams.extend({
   next_page_token: z.string().min(1).optional().meta({ description: 'The `next_page_token` of the previous page; anything else: 400.' }),
 });
 
