@@ -98,7 +98,8 @@ export class PrivateNats {
 
   async stop(): Promise<void> {
     await Promise.all(this.clients.map((nc) => nc.close().catch(() => undefined)));
-    this.server.kill('SIGTERM');
+    // The store is removed once the server has exited: while it shuts down it still writes there (ENOTEMPTY).
+    if (this.server.exitCode === null && this.server.signalCode === null) await this.halt();
     await rm(this.dir, { recursive: true, force: true });
   }
 }
