@@ -43,6 +43,7 @@ export class UplinkService {
   private readonly logger = new Logger('uplinks');
   private readonly alarmMemory = new AlarmMemory();
   private readonly readings = new ReadingCoalescer((subject, payload) => this.bus.publish(subject, payload));
+  private readonly counters = new Map<string, { inc(): void }>();
 
   constructor(
     @Inject(BusPublisher) private readonly bus: BusPublisher,
@@ -53,8 +54,16 @@ export class UplinkService {
 
   async accept(collector: Collector, input: Omit<UplinkInput, 'format' | 'mapping'>, transport: Transport): Promise<Outcome> {
     const outcome = await this.handle(collector, { ...input, format: collector.format, mapping: collector.mapping }, transport);
-    this.metrics.uplinks.inc({ format: collector.format, transport, outcome: outcome.kind === 'invalid' ? 'dead_lettered' : outcome.kind });
+    this.counted(collector.format, transport, outcome.kind === 'invalid' ? 'dead_lettered' : outcome.kind).inc();
     return outcome;
+  }
+
+  /** The uplink counter of one label set, kept: prom-client hashes the labels on every inc() otherwise. */
+  private counted(format: string, transport: Transport, outcome: string) {
+    const key = `${format} ${transport} ${outcome}`;
+    let child = this.counters.get(key);
+    if (!child) this.counters.set(key, (child = this.metrics.uplinks.labels({ format, transport, outcome })));
+    return child;
   }
 
   private async handle(collector: Collector, input: UplinkInput, transport: Transport): Promise<Outcome> {
