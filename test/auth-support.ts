@@ -1,24 +1,10 @@
-import { INSECURE_TEST_PASSWORD_PARAMS } from '@meter/crypto';
 import type { DataSource } from 'typeorm';
-import { authDataSource, createOrganization } from '@meter/auth';
 import { eventually, freePort, isolatedInfra, PlatformProcess, type IsolatedInfra } from '@meter/testing';
 
-export { authDataSource };
+import { authDataSource, newOrg } from './harness/auth-org';
 
-let counter = 0;
-
-/** A fresh organization through the same use case as `cli org create`. */
-export async function newOrg(dataSource: DataSource, options: { fastHash?: boolean } = {}) {
-  counter += 1;
-  const email = `admin${counter}-${Date.now()}@example.test`;
-  const password = `correct horse ${counter}`;
-  const created = await createOrganization(
-    dataSource,
-    { name: `Org ${counter}`, adminEmail: email, adminPassword: password },
-    options.fastHash ? INSECURE_TEST_PASSWORD_PARAMS : undefined,
-  );
-  return { ...created, email, password };
-}
+export { authDataSource, newOrg };
+export { streamMessages } from './harness/stream-messages';
 
 /** The built auth process on a free port, ready. */
 export async function startAuth(infra: IsolatedInfra, extra: Record<string, string> = {}) {
@@ -87,29 +73,6 @@ export async function login(base: string, email: string, password: string): Prom
   const response = await call(base, 'POST', '/login', { body: { email, password } });
   if (response.status !== 200) throw new Error(`login failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body.access_token as string;
-}
-
-/** Every message in a stream, oldest first, read with an ordered consumer. */
-export async function streamMessages(natsUrl: string, stream: string): Promise<{ subject: string; data: string; msgId?: string; headers: string }[]> {
-  const { connectNats } = await import('@meter/messaging');
-  const { jetstream, jetstreamManager } = await import('@nats-io/jetstream');
-  const nc = await connectNats(natsUrl, 'test-reader');
-  try {
-    const info = await (await jetstreamManager(nc)).streams.info(stream);
-    const total = info.state.messages;
-    const out: { subject: string; data: string; msgId?: string; headers: string }[] = [];
-    if (total === 0) return out;
-    const consumer = await jetstream(nc).consumers.get(stream);
-    const messages = await consumer.fetch({ max_messages: total, expires: 5000 });
-    for await (const m of messages) {
-      const headers = m.headers ? [...m.headers.keys()].map((k) => `${k}: ${m.headers!.get(k)}`).join('\n') : '';
-      out.push({ subject: m.subject, data: m.string(), msgId: m.headers?.get('Nats-Msg-Id'), headers });
-      if (out.length >= total) break;
-    }
-    return out;
-  } finally {
-    await nc.close();
-  }
 }
 
 /**

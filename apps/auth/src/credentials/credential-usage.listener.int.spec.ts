@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BusNames, type CredentialUsageReport } from '@meter/contracts';
 import { DatabaseOutage } from '@meter/persistence';
 import { isolatedInfra, type IsolatedInfra } from '@meter/testing';
-import { authDataSource, newOrg } from '../../../../test/auth-support';
+import { authDataSource, newOrg } from '@meter/testing/auth-org';
 import { CredentialUsageListener } from './credential-usage.listener';
 
 describe('CredentialUsageListener on the real auth tables', () => {

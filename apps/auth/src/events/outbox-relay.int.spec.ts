@@ -6,7 +6,7 @@ import { INSECURE_TEST_PASSWORD_PARAMS } from '@meter/crypto';
 import { connectNats, ensureStream } from '@meter/messaging';
 import { eventually, isolatedInfra, type IsolatedInfra } from '@meter/testing';
 import type { DataSource } from 'typeorm';
-import { streamMessages } from '../../../../test/auth-support';
+import { streamMessages } from '@meter/testing/stream-messages';
 import { authDataSource } from '../auth-data-source';
 import { createOrganization } from '../organizations/create-organization';
 import { jetStreamPublisher } from './jetstream-publisher';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signPageToken } from '../devices/page-token';
+import { signPageToken } from '../paging/page-token';
 import { signAlertPageToken, verifyAlertPageToken } from './alert-page-token';
 
 const KEYS = [Buffer.alloc(32, 1)];

@@ -1,6 +1,6 @@
 import { isUuid } from '@meter/contracts';
 import type { AlertCursor } from '@meter/read-model';
-import { signToken, verifyToken } from '../devices/page-token';
+import { signToken, verifyToken } from '../paging/page-token';
 
 const ALERTS = 'meter/alerts-page-token/v1';
 

@@ -1,8 +1,8 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { checkQuery, validationFailed } from '@meter/http';
 import { episodeView } from '@meter/read-model';
-import { DEFAULT_PAGE_SIZE } from '../devices/page-size';
-import { PAGE_TOKEN_KEYS } from '../devices/page-token-keys';
+import { DEFAULT_PAGE_SIZE } from '../paging/page-size';
+import { PAGE_TOKEN_KEYS } from '../paging/page-token-keys';
 import { ReadModel } from '../read-model/read-model';
 import { CurrentCaller, type Caller } from '../security/caller';
 import { canSee } from '../security/device-scope';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CREDENTIAL_RING, CredentialRingModule } from '../credentials/credential-ring';
-import { PAGE_TOKEN_KEYS, pageTokenKeys } from '../devices/page-token-keys';
+import { PAGE_TOKEN_KEYS, pageTokenKeys } from '../paging/page-token-keys';
 import { AlertsController } from './alerts.controller';
 
 @Module({

@@ -1,4 +1,4 @@
-import { invalidRequest, INVALID_DEVICE_ID, RATE_LIMIT_STATE } from '../read-model/request-params.openapi';
+import { invalidRequest, INVALID_DEVICE_ID, RATE_LIMIT_STATE } from '../request/request-params.openapi';
 import { checkQuery, Documented, jsonResponse, problemThrownBy, validationFailed } from '@meter/http';
 import { signAlertPageToken } from './alert-page-token';
 import { alertListParams, alertListQuery, alertListSchema } from './alerts.schemas';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { alertEpisode } from '@meter/contracts';
 import { alertStateParam, deviceIdParam, pageSizeParam } from '@meter/device-reports';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../devices/page-size';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/page-size';
 
 /**
  * The query of GET /meter/v1/alerts: the controller checks these in this

@@ -1,6 +1,6 @@
 import { Controller, Get, Headers, Inject, Query } from '@nestjs/common';
 import { checkQuery } from '@meter/http';
-import { requestedZone } from '../read-model/request-params';
+import { requestedZone } from '@meter/device-reports';
 import { CurrentCaller, type Caller } from '../security/caller';
 import { assertVisible } from '../security/device-scope';
 import { requestedUnit } from '../units/x-unit';

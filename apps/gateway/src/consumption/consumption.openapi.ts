@@ -9,7 +9,7 @@ import {
 } from '@meter/consumption';
 import { Documented, jsonResponse, validationFailed } from '@meter/http';
 import { EXAMPLE_DEVICE } from '../api/examples';
-import { INVALID_DEVICE_ID, INVALID_TIME_ZONE, invalidRequest, RATE_LIMIT_STATE, UNKNOWN_DEVICE } from '../read-model/request-params.openapi';
+import { INVALID_DEVICE_ID, INVALID_TIME_ZONE, invalidRequest, RATE_LIMIT_STATE, UNKNOWN_DEVICE } from '../request/request-params.openapi';
 import { consumptionHeaders, INVALID_UNIT } from '../units/x-unit.openapi';
 import { consumptionQuery, consumptionSchema, type IntervalConsumption } from './consumption.schemas';
 

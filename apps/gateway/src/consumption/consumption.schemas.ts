@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CONSUMPTION_INTERVALS, MAX_CONSUMPTION_POINTS, type Quality } from '@meter/consumption';
 import { deviceIdParam, oneStringParam } from '@meter/device-reports';
-import { decimalStringSchema, deviceIdQuery, deviceIdSchema } from '../read-model/request-params.openapi';
+import { decimalStringSchema, deviceIdQuery, deviceIdSchema } from '../request/request-params.openapi';
 import { volumeUnitSchema } from '../units/x-unit.openapi';
 
 const LOCAL_BOUND = /^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2})?$/;

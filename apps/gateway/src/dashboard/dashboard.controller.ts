@@ -1,5 +1,5 @@
 import { Body, Controller, Headers, HttpCode, Inject, Post } from '@nestjs/common';
-import { requestedZone } from '../read-model/request-params';
+import { requestedZone } from '@meter/device-reports';
 import { CurrentCaller, type Caller } from '../security/caller';
 import { visibleIds } from '../security/device-scope';
 import { requestedUnit } from '../units/x-unit';

@@ -1,6 +1,6 @@
 import { displayValue, volumeFormat } from '@meter/consumption';
 import { Documented, jsonBody, jsonResponse, problemThrownBy, validationFailed } from '@meter/http';
-import { INVALID_TIME_ZONE, invalidRequest, RATE_LIMIT_STATE } from '../read-model/request-params.openapi';
+import { INVALID_TIME_ZONE, invalidRequest, RATE_LIMIT_STATE } from '../request/request-params.openapi';
 import { consumptionHeaders, INVALID_UNIT } from '../units/x-unit.openapi';
 import { dashboardRequest, MAX_DASHBOARD_DEVICES, parseDashboardRequest } from './dashboard-request';
 import { dashboardSchema, type Panel } from './dashboard.schemas';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { alertSchema, deviceIdSchema } from '../read-model/request-params.openapi';
+import { alertSchema, deviceIdSchema } from '../request/request-params.openapi';
 import { volumeUnitSchema } from '../units/x-unit.openapi';
 
 /** One figure of a channel; four per channel, in this order of `type`. */

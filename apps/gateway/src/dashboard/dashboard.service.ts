@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { localDateOf, startOfLocalDay, type Unit } from '@meter/consumption';
 import type { DeviceRecord } from '@meter/read-model';
 import { MonthProjectionService } from '../projection/month-projection.service';
-import { Clock } from '../read-model/clock';
+import { Clock } from '../clock/clock';
 import { ReadModel } from '../read-model/read-model';
 import { deviceVolumes } from '../units/x-unit';
 import type { DashboardRequest } from './dashboard-request';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Projection } from '@meter/consumption';
-import { deviceRecord } from '../read-model/device-record.fixture';
+import { deviceRecord } from '@meter/testing/device-record';
 import { channelPanels } from './panels';
 
 const projection = (fields: Partial<Projection>): Projection => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DeviceRecord } from '@meter/read-model';
-import { deviceRecord } from '../read-model/device-record.fixture';
+import { deviceRecord } from '@meter/testing/device-record';
 import { deviceListBody } from './device-list-body';
 
 const device = (deviceId: number, name: string, activatedAt: number, channels: number): DeviceRecord => deviceRecord(deviceId, { name, activatedAt, channels });

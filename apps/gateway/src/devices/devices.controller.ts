@@ -6,9 +6,9 @@ import { deviceListBody } from './device-list-body';
 import { CurrentCaller, type Caller } from '../security/caller';
 import { ApiDeviceList } from './devices.openapi';
 import { deviceListParams } from './devices.schemas';
-import { DEFAULT_PAGE_SIZE } from './page-size';
-import { PAGE_TOKEN_KEYS } from './page-token-keys';
-import { signPageToken, verifyPageToken } from './page-token';
+import { DEFAULT_PAGE_SIZE } from '../paging/page-size';
+import { PAGE_TOKEN_KEYS } from '../paging/page-token-keys';
+import { signPageToken, verifyPageToken } from '../paging/page-token';
 
 /** Both list shapes of the devices route in one object, ordered by id. */
 @Controller('meter/v1/devices')

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CREDENTIAL_RING, CredentialRingModule } from '../credentials/credential-ring';
 import { DevicesController } from './devices.controller';
-import { PAGE_TOKEN_KEYS, pageTokenKeys } from './page-token-keys';
+import { PAGE_TOKEN_KEYS, pageTokenKeys } from '../paging/page-token-keys';
 
 @Module({
   imports: [CredentialRingModule],

@@ -1,8 +1,8 @@
 import { Documented, jsonResponse, validationFailed } from '@meter/http';
-import { invalidRequest, RATE_LIMIT_STATE } from '../read-model/request-params.openapi';
+import { invalidRequest, RATE_LIMIT_STATE } from '../request/request-params.openapi';
 import { deviceListQuery, deviceListSchema } from './devices.schemas';
-import { MAX_PAGE_SIZE } from './page-size';
-import { signPageToken } from './page-token';
+import { MAX_PAGE_SIZE } from '../paging/page-size';
+import { signPageToken } from '../paging/page-token';
 
 /** A token as the gateway issues them (for the example organization, after device 1057). */
 const EXAMPLE_TOKEN = signPageToken([Buffer.alloc(32, 7)], 'org_riverside', 1057);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { deviceIdSchema, pageSizeParam } from '@meter/device-reports';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './page-size';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/page-size';
 
 const pageSize = pageSizeParam(MAX_PAGE_SIZE);
 

@@ -1,7 +1,7 @@
 import { Controller, Get, Headers, Inject, Query } from '@nestjs/common';
 import { checkQuery } from '@meter/http';
-import { requestedZone } from '../read-model/request-params';
-import { deviceIdQuery } from '../read-model/request-params.openapi';
+import { requestedZone } from '@meter/device-reports';
+import { deviceIdQuery } from '../request/request-params.openapi';
 import { CurrentCaller, type Caller } from '../security/caller';
 import { assertVisible } from '../security/device-scope';
 import { requestedUnit } from '../units/x-unit';

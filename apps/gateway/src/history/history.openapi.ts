@@ -1,7 +1,7 @@
 import { dataPointDate, lastThreeMonths, resolvePeriod, volumeFormat, type LocalDay, type Quality } from '@meter/consumption';
 import { Documented, jsonResponse, validationFailed } from '@meter/http';
 import { EXAMPLE_DEVICE, EXAMPLE_NOW, EXAMPLE_PROJECTION, EXAMPLE_VOLUMES, exampleDay, exampleWithUnit } from '../api/examples';
-import { deviceIdQuery, INVALID_DEVICE_ID, INVALID_TIME_ZONE, invalidRequest, RATE_LIMIT_STATE, UNKNOWN_DEVICE } from '../read-model/request-params.openapi';
+import { deviceIdQuery, INVALID_DEVICE_ID, INVALID_TIME_ZONE, invalidRequest, RATE_LIMIT_STATE, UNKNOWN_DEVICE } from '../request/request-params.openapi';
 import { consumptionHeaders, INVALID_UNIT } from '../units/x-unit.openapi';
 import { dailyHistoryQuery, dailyHistorySchema, threeMonthHistorySchema, type DailyHistory, type ThreeMonthHistory } from './history.schemas';
 

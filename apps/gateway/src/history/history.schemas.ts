@@ -1,5 +1,5 @@
 import { periodSchema } from '@meter/device-reports';
-import { deviceIdQuery } from '../read-model/request-params.openapi';
+import { deviceIdQuery } from '../request/request-params.openapi';
 
 export { dailyHistorySchema, threeMonthHistorySchema, type DailyHistory, type ThreeMonthHistory } from '@meter/device-reports';
 

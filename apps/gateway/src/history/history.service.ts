@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Unit } from '@meter/consumption';
 import { DeviceReports, type DailyHistory, type ThreeMonthHistory } from '@meter/device-reports';
-import { Clock } from '../read-model/clock';
+import { Clock } from '../clock/clock';
 import { ReadModel } from '../read-model/read-model';
 
 /**

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { projectionWindow } from '@meter/consumption';
 import { deviceProjection, type DeviceProjection } from '@meter/device-reports';
 import type { DeviceRecord } from '@meter/read-model';
-import { Clock } from '../read-model/clock';
+import { Clock } from '../clock/clock';
 import { ReadModel } from '../read-model/read-model';
 
 export { deviceProjection, type DeviceProjection } from '@meter/device-reports';

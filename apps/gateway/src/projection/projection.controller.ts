@@ -1,8 +1,8 @@
 import { Controller, Get, Headers, Inject, Param, Query } from '@nestjs/common';
 import { ReadModel } from '../read-model/read-model';
 import { checkQuery } from '@meter/http';
-import { parseDeviceId, requestedZone } from '../read-model/request-params';
-import { deviceIdQuery } from '../read-model/request-params.openapi';
+import { parseDeviceId, requestedZone } from '@meter/device-reports';
+import { deviceIdQuery } from '../request/request-params.openapi';
 import { CurrentCaller, type Caller } from '../security/caller';
 import { assertVisible, visibleIds } from '../security/device-scope';
 import { deviceVolumes, requestedUnit } from '../units/x-unit';

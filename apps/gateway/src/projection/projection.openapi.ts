@@ -1,8 +1,8 @@
 import { monthCost, roundDecimal, volumeFormat, type Tariff } from '@meter/consumption';
 import { checkQuery, Documented, jsonResponse, problemThrownBy } from '@meter/http';
 import { EXAMPLE_DEVICE, EXAMPLE_PROJECTION } from '../api/examples';
-import { parseDeviceId } from '../read-model/request-params';
-import { deviceIdQuery, INVALID_DEVICE_ID, INVALID_TIME_ZONE, invalidRequest, RATE_LIMIT_STATE, UNKNOWN_DEVICE } from '../read-model/request-params.openapi';
+import { parseDeviceId } from '@meter/device-reports';
+import { deviceIdQuery, INVALID_DEVICE_ID, INVALID_TIME_ZONE, invalidRequest, RATE_LIMIT_STATE, UNKNOWN_DEVICE } from '../request/request-params.openapi';
 import { consumptionHeaders, INVALID_UNIT } from '../units/x-unit.openapi';
 import { MAX_BULK_DEVICES } from './bulk-limit';
 import { bulkProjectionQuery, bulkProjectionsSchema, deviceIdPath, projectionSchema, type Projection } from './projection.schemas';

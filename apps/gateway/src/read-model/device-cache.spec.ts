@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DeviceRecord } from '@meter/read-model';
 import { DeviceCache, type DeviceCacheLimits, type DevicePage } from './device-cache';
-import { deviceRecord } from './device-record.fixture';
+import { deviceRecord } from '@meter/testing/device-record';
 
 const device = (deviceId: number, name?: string): DeviceRecord => deviceRecord(deviceId, name === undefined ? {} : { name });
 

@@ -25,7 +25,7 @@ import { DashboardService } from '../dashboard/dashboard.service';
 import { HistoryService } from '../history/history.service';
 import { MonthProjectionService } from '../projection/month-projection.service';
 import { projectionBody } from '../projection/projection-body';
-import { FixedClock } from './clock';
+import { FixedClock } from '../clock/clock';
 import { DeviceCache } from './device-cache';
 import { ReadModel } from './read-model';
 

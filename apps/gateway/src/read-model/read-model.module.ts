@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { ClockModule } from './clock';
+import { ClockModule } from '../clock/clock';
 import { DeviceCache } from './device-cache';
 import { DeviceChanges } from './device-changes';
 import { ReadModel } from './read-model';

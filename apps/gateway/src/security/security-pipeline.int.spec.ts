@@ -11,7 +11,7 @@ import { BODY_LIMIT_BYTES, createHttpApp } from '@meter/platform';
 import { RedisModule } from '@meter/redis';
 import { signRequest } from '@meter/signing';
 import { eventually } from '@meter/testing';
-import { AuthEvents, testKeyRing, type TestCredential } from '../../../../test/gateway-support';
+import { AuthEvents, testKeyRing, type TestCredential } from '@meter/testing/auth-events';
 import { CurrentCaller, type Caller } from './caller';
 import { SecurityModule } from './security.module';
 import { SecurityPipeline } from './security-pipeline';

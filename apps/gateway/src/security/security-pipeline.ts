@@ -14,7 +14,7 @@ import { GatewayRateLimiter } from '../rate-limit/gateway-rate-limiter';
 import { credentialLimitKey, sourceLimitKey } from '../rate-limit/limit-keys';
 import { retryAfterSeconds, type RateLimitDecision, type StampCheck } from '../rate-limit/rate-limit-decision';
 import { rateLimitHeaders } from '../rate-limit/rate-limit-headers';
-import { Clock } from '../read-model/clock';
+import { Clock } from '../clock/clock';
 import { CREDENTIAL_REVOKED, type AuthFailure } from './auth-failure';
 import { authenticate, type AuthContext, type SignedRequest } from './authenticate';
 import { setCaller } from './caller';

@@ -4,7 +4,7 @@ import { CredentialLookup } from '../credentials/credential-lookup';
 import { CredentialRingModule } from '../credentials/credential-ring';
 import { CredentialUsage } from '../credentials/credential-usage';
 import { GatewayRateLimiter } from '../rate-limit/gateway-rate-limiter';
-import { ClockModule } from '../read-model/clock';
+import { ClockModule } from '../clock/clock';
 import { SecurityPipeline } from './security-pipeline';
 
 /** SVC-HMAC verification, scopes, allow-lists and rate limits of every gateway request. */

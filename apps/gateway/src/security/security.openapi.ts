@@ -1,7 +1,7 @@
 import type { ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { ProblemException, problemResponse, RETRY_AFTER_HEADER, type ProblemExample } from '@meter/http';
 import { DEFAULT_MAX_SKEW_SECONDS, EMPTY_BODY_SHA256, parseAuthorization, signingString, signingStringSha256 } from '@meter/signing';
-import { RATE_LIMIT_STATE } from '../read-model/request-params.openapi';
+import { RATE_LIMIT_STATE } from '../request/request-params.openapi';
 import type { AuthFailureCode } from './auth-failure';
 import { REQUIRED_SCOPE } from './authenticate';
 import { credentialStateUnavailable } from './security-pipeline';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deviceRecord } from '../read-model/device-record.fixture';
+import { deviceRecord } from '@meter/testing/device-record';
 import { deviceVolumes, requestedUnit } from './x-unit';
 
 /** A header value as Node hands it over: its bytes read as latin1. */

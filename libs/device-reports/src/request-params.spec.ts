@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { deviceIdListParam } from '@meter/device-reports';
+import { deviceIdListParam } from './query-params';
 import { checkQuery, ProblemException } from '@meter/http';
 import { parseDeviceId, requestedZone } from './request-params';
 

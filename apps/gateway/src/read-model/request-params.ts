@@ -1,2 +1,0 @@
-/** Moved to @meter/device-reports, which the management API's fleet routes share. */
-export { parseDeviceId, requestedZone } from '@meter/device-reports';
