@@ -11,7 +11,6 @@ export * from './interval';
 export * from './local-date';
 export * from './local-day';
 export * from './local-instant';
-export * from './month-to-date';
 export * from './period';
 export * from './projection';
 export * from './quality';

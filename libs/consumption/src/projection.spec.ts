@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { intervalsFromReadings } from './interval';
-import { Projection, projectionFromConsumption, projectionWindow, projectMonth } from './projection';
+import { projectMonth } from '@meter/testing/consumption-oracle';
+import { Projection, projectionFromConsumption, projectionWindow } from './projection';
 import { Reading } from './reading';
 
 const at = (iso: string): number => Date.parse(iso);

@@ -1,5 +1,3 @@
-import { consumptionBetween } from './consumption';
-import { Interval } from './interval';
 import { addDays, daysInMonth, formatLocalDate, LocalDate, parseLocalDate } from './local-date';
 import { flatTariff, monthCost, type Tariff } from './tariff';
 import { startOfLocalDay, localDateOf, TimeZone } from './time-zone';
@@ -81,10 +79,4 @@ export function projectionFromConsumption(window: ProjectionWindow, windowConsum
     calculation_date: window.calculationDate,
     projection_date: window.projectionDate,
   };
-}
-
-/** The projection of the current local month (docs/consumption.md) from one channel's intervals. */
-export function projectMonth(intervals: readonly Interval[], nowMs: number, zone: TimeZone, pricing: number | Tariff): Projection {
-  const window = projectionWindow(nowMs, zone);
-  return projectionFromConsumption(window, consumptionBetween(intervals, window.from, window.to), pricing);
 }

@@ -8,16 +8,15 @@ import {
   formatWithUnit,
   intervalsFromReadings,
   lastThreeMonths,
-  monthToDateConsumption,
   projectionFromConsumption,
   projectionWindow,
-  projectMonth,
   resolvePeriod,
   roundDecimal,
   sumDays,
   type Interval,
   type Reading,
 } from '@meter/consumption';
+import { monthToDateConsumption, projectMonth } from '@meter/testing/consumption-oracle';
 import { createDataSource } from '@meter/persistence';
 import { ensurePartitions, writeBatch, type ReadingRow } from '@meter/ingest';
 import { isolatedInfra, type IsolatedInfra } from '@meter/testing';
