@@ -36,7 +36,7 @@ export function characterCount(value: string): number {
 }
 
 /** Why a data field's string is refused, the first rule it breaks; undefined when it is fine. */
-export function entryFieldProblem(name: string, max: number, value: string): string | undefined {
+function entryFieldProblem(name: string, max: number, value: string): string | undefined {
   if (value.trim() === '') return 'must not be empty';
   const length = characterCount(value);
   if (length > max) return `must be at most ${max} characters (got ${length})`;

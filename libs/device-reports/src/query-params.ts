@@ -62,7 +62,7 @@ export function pageSizeParam(max: number) {
   );
 }
 
-export const ALERT_STATES = ['open', 'cleared', 'all'] as const;
+const ALERT_STATES = ['open', 'cleared', 'all'] as const;
 
 /** `state` of the alert lists. */
 export const alertStateParam = z.enum(ALERT_STATES, {

@@ -5,15 +5,15 @@ import { EXAMPLE_NOW } from './examples';
  * Keys of a made-up credential, in the real format (32 and 43 characters of
  * base64url), marked EXAMPLE so no secret scanner mistakes them for live ones.
  */
-export const EXAMPLE_ACCESS_KEY = 'sk_live_EXAMPLE_d3kQ9mZ2vT7xR4pW8nB1cF6h';
-export const EXAMPLE_SECRET_KEY = 'EXAMPLE-secret-T4nqXv9Lw2Hc7Rk1Pz8Ym3Bd6Fs0';
-export const EXAMPLE_TIMESTAMP = EXAMPLE_NOW / 1000;
+const EXAMPLE_ACCESS_KEY = 'sk_live_EXAMPLE_d3kQ9mZ2vT7xR4pW8nB1cF6h';
+const EXAMPLE_SECRET_KEY = 'EXAMPLE-secret-T4nqXv9Lw2Hc7Rk1Pz8Ym3Bd6Fs0';
+const EXAMPLE_TIMESTAMP = EXAMPLE_NOW / 1000;
 
 /**
  * `sign METHOD TARGET [BODY]` prints the Authorization value with bash and
  * openssl alone. TIMESTAMP may be set to sign for a given second (tests do).
  */
-export const CURL_SIGN_FUNCTION = [
+const CURL_SIGN_FUNCTION = [
   'sign() { # METHOD TARGET [BODY]',
   "  local method=$1 target=$2 body=${3-} path query='' timestamp hash signature",
   '  path=${target%%\\?*}',

@@ -10,7 +10,7 @@ export abstract class Clock {
   abstract now(): number;
 }
 
-export class SystemClock extends Clock {
+class SystemClock extends Clock {
   now(): number {
     return Date.now();
   }
@@ -25,7 +25,7 @@ export class FixedClock extends Clock {
   }
 }
 
-export function clockFor(config: Pick<AppConfig, 'TEST_NOW'>): Clock {
+function clockFor(config: Pick<AppConfig, 'TEST_NOW'>): Clock {
   return config.TEST_NOW !== undefined ? new FixedClock(config.TEST_NOW) : new SystemClock();
 }
 

@@ -5,7 +5,7 @@ import { ReadModel } from '../read-model/read-model';
 import { deviceVolumes } from '../units/x-unit';
 import type { IntervalConsumption } from './consumption.schemas';
 
-export interface ConsumptionRequest {
+interface ConsumptionRequest {
   deviceId: number;
   channel: number;
   from: string;

@@ -8,16 +8,16 @@ import { CredentialFeed } from './credential-feed.service';
 import { ExpiringKeys } from './expiring-keys';
 
 /** `found`: folded into the view; `unknown`: auth has no such key; `failed`: no answer (auth away, slow, or too many asks at once). */
-export type LookupOutcome = 'found' | 'unknown' | 'failed';
+type LookupOutcome = 'found' | 'unknown' | 'failed';
 
 /** How long a request waits for auth's answer at most. */
 export const LOOKUP_TIMEOUT_MS = 500;
 /** How long an access key auth did not know (or did not answer for) is not asked about again. */
-export const UNKNOWN_KEY_TTL_MS = 2000;
+const UNKNOWN_KEY_TTL_MS = 2000;
 /** Unknown keys remembered at most; the oldest go first. */
-export const UNKNOWN_KEY_CAPACITY = 10_000;
+const UNKNOWN_KEY_CAPACITY = 10_000;
 /** Lookups one gateway has out at a time; beyond that an unknown key is refused without asking. */
-export const MAX_LOOKUPS_IN_FLIGHT = 64;
+const MAX_LOOKUPS_IN_FLIGHT = 64;
 
 /**
  * Asks auth (`auth.credentials.lookup`) for a credential the view does not

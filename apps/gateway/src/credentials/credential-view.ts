@@ -3,9 +3,9 @@ import { parseCidr, type CidrRange } from '@meter/config';
 import type { CredentialRecord } from './credential-record';
 
 /** Opens a sealed secret of a credential; throws when it cannot. */
-export type SecretOpener = (sealed: string, orgId: string, credentialId: string) => string;
+type SecretOpener = (sealed: string, orgId: string, credentialId: string) => string;
 
-export type ApplyOutcome = 'applied' | 'stale' | 'unknown-credential' | 'secret-unreadable';
+type ApplyOutcome = 'applied' | 'stale' | 'unknown-credential' | 'secret-unreadable';
 
 /** The limits an event carries, as the record keeps them (absent in events older than the limits: none). */
 function limits(payload: { expires_at?: string | null; allowed_origins?: string[]; device_ids?: number[] | null }) {

@@ -3,7 +3,7 @@ import { alertSchema, deviceIdSchema } from '../request/request-params.openapi';
 import { volumeUnitSchema } from '../units/x-unit.openapi';
 
 /** One figure of a channel; four per channel, in this order of `type`. */
-export const panelSchema = z
+const panelSchema = z
   .object({
     type: z.enum(['CURRENT_CONSUMPTION', 'DAILY_ESTIMATE', 'LAST_READING', 'MONTHLY_PROJECTION']).meta({
       description:

@@ -2,7 +2,7 @@ import { displayValue, localDateOf, noDataAlert, registerResetAlert, volumeForma
 import type { DeviceRecord, LatestReading } from '@meter/read-model';
 import type { Panel } from './dashboard.schemas';
 
-export interface ChannelFigures {
+interface ChannelFigures {
   channel: number;
   monthToDate: number;
   /** the month so far has any interval with data */

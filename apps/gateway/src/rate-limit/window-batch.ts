@@ -1,7 +1,7 @@
 import type { RateLimitDecision } from './rate-limit-decision';
 
 /** What the sliding-window script answered for one batch of one key. */
-export interface WindowBatchResult {
+interface WindowBatchResult {
   admitted: number;
   /** Admissions in the window before the batch. */
   before: number;

@@ -6,7 +6,7 @@ import { notFound, problemResponse, problemThrownBy, type ProblemExample } from 
 export { alertSchema, decimalStringSchema, deviceIdSchema, localDateSchema, timeZoneHeader } from '@meter/device-reports';
 
 /** The device most examples of the API document show. */
-export const EXAMPLE_DEVICE_ID = 1042;
+const EXAMPLE_DEVICE_ID = 1042;
 
 /** `?device_id=` of the single-device routes: checkQuery reads it, the documents show it. */
 export const deviceIdQuery = z.object({

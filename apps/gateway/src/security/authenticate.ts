@@ -33,7 +33,7 @@ export interface AuthContext {
   findCredential(accessKey: string): CredentialRecord | undefined;
 }
 
-export type AuthResult = { ok: true; caller: Caller } | AuthFailure;
+type AuthResult = { ok: true; caller: Caller } | AuthFailure;
 
 /**
  * The gateway's verification of one request, in this order (docs/gateway-security.md):

@@ -12,7 +12,7 @@ export interface Caller {
 }
 
 /** Where the security pipeline leaves the caller on the Fastify request. */
-export const CALLER_KEY = 'meterCaller';
+const CALLER_KEY = 'meterCaller';
 
 type RequestWithCaller = FastifyRequest & { [CALLER_KEY]?: Caller };
 
@@ -20,7 +20,7 @@ export function setCaller(request: FastifyRequest, caller: Caller): void {
   (request as RequestWithCaller)[CALLER_KEY] = caller;
 }
 
-export function callerOf(request: FastifyRequest): Caller | undefined {
+function callerOf(request: FastifyRequest): Caller | undefined {
   return (request as RequestWithCaller)[CALLER_KEY];
 }
 

@@ -1,6 +1,6 @@
 import secureJson from 'secure-json-parse';
 
-export type BodyOutcome = { ok: true; body: unknown } | { ok: false; status: 400 | 415; message: string };
+type BodyOutcome = { ok: true; body: unknown } | { ok: false; status: 400 | 415; message: string };
 
 function isJson(contentType: string | undefined): boolean {
   if (!contentType) return false;

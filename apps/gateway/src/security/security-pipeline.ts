@@ -27,13 +27,13 @@ const OPEN_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
  * Open by matched route pattern, never by the raw path: the probes and the
  * published API document (Swagger UI at /docs, its assets, /docs/openapi.json).
  */
-export function isOpenRoute(route: string | undefined): boolean {
+function isOpenRoute(route: string | undefined): boolean {
   if (route === undefined) return false;
   return OPEN_ROUTES.has(route) || route === '/docs' || route.startsWith('/docs/');
 }
 
-export const CREDENTIAL_POLICY = 'default';
-export const AUTH_FAILURE_POLICY = 'auth-failures';
+const CREDENTIAL_POLICY = 'default';
+const AUTH_FAILURE_POLICY = 'auth-failures';
 
 /**
  * Every request but the probes passes here before routing to a controller

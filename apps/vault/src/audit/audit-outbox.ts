@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { vaultAuditEvent, vaultAuditSubject, type VaultAuditEvent, type VaultAuditType } from '@meter/contracts';
 import type { Sql } from '../keys/sql';
 
-export type AuditFacts = Omit<VaultAuditEvent, 'event_id' | 'occurred_at' | 'type' | 'entry_id' | 'namespace' | 'entry_type' | 'version' | 'root_key_id'> &
+type AuditFacts = Omit<VaultAuditEvent, 'event_id' | 'occurred_at' | 'type' | 'entry_id' | 'namespace' | 'entry_type' | 'version' | 'root_key_id'> &
   Partial<Pick<VaultAuditEvent, 'entry_id' | 'namespace' | 'entry_type' | 'version' | 'root_key_id'>>;
 
 /**

@@ -1,7 +1,7 @@
 import { associatedData, generateDataKey, sealedKeyId, unwrapDataKey, wrapDataKey, type KeyRing } from '@meter/crypto';
 import type { Sql } from './sql';
 
-export interface OrgDataKey {
+interface OrgDataKey {
   key: Uint8Array;
   /** True when this call created the organization's data key. */
   created: boolean;

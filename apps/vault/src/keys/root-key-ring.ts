@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { AppConfig } from '@meter/config';
 import { keyRingSource, loadKeyRing, type KeyRing } from '@meter/crypto';
 
-export const ROOT_KEY_RING_NAME = 'VAULT_ROOT_KEYRING';
+const ROOT_KEY_RING_NAME = 'VAULT_ROOT_KEYRING';
 
 /** Where the root ring comes from: the environment, or outside production the development file. */
 export function rootKeyRingSource(config: AppConfig, log: { warn(message: string): void }) {
