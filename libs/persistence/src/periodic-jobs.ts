@@ -40,7 +40,11 @@ export async function createPeriodicQueue(runner: Pick<QueryRunner, 'query'>, sc
   await runner.query(`SELECT ${schema}.create_queue($1, $2::json)`, [queue, JSON.stringify({ policy: 'stately' })]);
 }
 
-/** Polling a quarter of the period keeps a run within a quarter period of its time (pg-boss polls at least every 0.5 s). */
+/**
+ * How often a replica looks for a due run it was not woken for (another
+ * replica queued it, or died): a quarter of the period, so a run is at most
+ * that late (pg-boss polls at least every 0.5 s).
+ */
 export const pollSecondsOf = (everySeconds: number) => Math.min(30, Math.max(0.5, everySeconds / 4));
 
 /** Retries of a run whose process died before it queued its successor: the chain of runs must not end while the app lives. */
@@ -57,6 +61,8 @@ const RETRY_LIMIT = 1_000_000;
  */
 export class PeriodicJobs {
   private readonly boss: PgBoss;
+  private readonly wakeUps = new Set<NodeJS.Timeout>();
+  private stopped = false;
 
   constructor(private readonly options: PeriodicJobsOptions) {
     this.boss = new PgBoss({
@@ -76,13 +82,15 @@ export class PeriodicJobs {
   async start(jobs: readonly PeriodicJob[]): Promise<void> {
     await this.boss.start();
     for (const job of jobs) {
-      await this.boss.work(job.queue, { batchSize: 1, pollingIntervalSeconds: pollSecondsOf(job.everySeconds) }, () => this.turn(job));
-      await this.queueNext(job, job.firstAfterSeconds);
+      // Named once work() answers; a run fetched before that (a due one left queued) just goes unwoken.
+      let worker = '';
+      worker = await this.boss.work(job.queue, { batchSize: 1, pollingIntervalSeconds: pollSecondsOf(job.everySeconds) }, () => this.turn(job, worker));
+      await this.queueNext(job, worker, job.firstAfterSeconds);
     }
   }
 
-  private async turn(job: PeriodicJob): Promise<void> {
-    await this.queueNext(job, job.everySeconds);
+  private async turn(job: PeriodicJob, worker: string): Promise<void> {
+    await this.queueNext(job, worker, job.everySeconds);
     try {
       await job.run();
     } catch (error) {
@@ -90,17 +98,32 @@ export class PeriodicJobs {
     }
   }
 
-  /** Queues a run `afterSeconds` from now, unless one is queued already (then this sends nothing). */
-  private async queueNext(job: PeriodicJob, afterSeconds: number): Promise<void> {
-    await this.boss.send(
-      job.queue,
-      {},
-      { startAfter: Math.max(1, Math.round(afterSeconds)), expireInSeconds: job.expireInSeconds, retryLimit: RETRY_LIMIT, retryDelay: job.everySeconds },
+  /**
+   * Queues a run `afterSeconds` from now, unless one is queued already (then
+   * this sends nothing), and wakes this replica's worker then: the run starts
+   * on time rather than at the next poll. The wake-up only makes the worker
+   * look; pg-boss still decides who runs what.
+   */
+  private async queueNext(job: PeriodicJob, worker: string, afterSeconds: number): Promise<void> {
+    const seconds = Math.max(1, Math.round(afterSeconds));
+    await this.boss.send(job.queue, {}, { startAfter: seconds, expireInSeconds: job.expireInSeconds, retryLimit: RETRY_LIMIT, retryDelay: job.everySeconds });
+    if (this.stopped) return;
+    // A little past the due time: pg-boss starts a job only once `start_after < now()`.
+    const wakeUp = setTimeout(
+      () => {
+        this.wakeUps.delete(wakeUp);
+        this.boss.notifyWorker(worker);
+      },
+      seconds * 1000 + 50,
     );
+    wakeUp.unref();
+    this.wakeUps.add(wakeUp);
   }
 
   /** Stops fetching and waits for the runs under way up to `timeoutMs`; one left unfinished is failed, and the next run is already queued. */
   async stop(timeoutMs: number): Promise<void> {
+    this.stopped = true;
+    for (const wakeUp of this.wakeUps) clearTimeout(wakeUp);
     await this.boss.stop({ graceful: true, wait: true, timeout: Math.max(1000, timeoutMs) }).catch(() => undefined);
   }
 }
