@@ -161,7 +161,8 @@ export class DayExporter {
     let snapshot: string;
     try {
       [{ snapshot }] = (await runner.query('SELECT pg_current_snapshot()::text AS snapshot')) as { snapshot: string }[];
-      const client = (runner as unknown as { databaseConnection: PoolClient }).databaseConnection;
+      // The runner's own connection, through QueryRunner's public connect(): the cursor must read in this transaction.
+      const client = (await runner.connect()) as PoolClient;
       const encoder = rowEncoder(integration.format, { decimalPlaces: await exportDayDecimalPlaces(client, integration.orgId, day.end) });
       const count = (chunks: Buffer[]) => {
         for (const chunk of chunks) {
