@@ -141,6 +141,7 @@ async function main() {
   } finally {
     await db.end().catch(() => undefined);
     for (const p of processes) await stopProcess(p.child);
+    await deleteStreams(base.NATS_URL, bus);
     const admin = new Client({ connectionString: Object.assign(new URL(base.DATABASE_URL), { pathname: '/postgres' }).toString() });
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(databaseName)} WITH (FORCE)`);
@@ -188,6 +189,14 @@ async function jetstreamCeiling(natsUrl: string, bus: BusNames): Promise<number>
   await jsm.streams.delete(stream);
   await nc.close();
   return perSecond;
+}
+
+/** The streams the processes declared under the bench's bus prefix (each run would otherwise leave ~20,000 messages behind). */
+async function deleteStreams(natsUrl: string, bus: BusNames) {
+  const nc = await connectNats(natsUrl, 'bench-collectors-cleanup');
+  const jsm = await jetstreamManager(nc);
+  for await (const stream of jsm.streams.list()) if (stream.config.name.startsWith(bus.stream(''))) await jsm.streams.delete(stream.config.name);
+  await nc.close();
 }
 
 /** A credential of a new organization, made through the management API as an admin would. */
