@@ -4,6 +4,7 @@ import { isolatedInfra, type IsolatedInfra } from '@meter/testing';
 import { listAlertEpisodes, openAlertEpisodes, episodesRaisedBetween } from '../alerts';
 import { deviceHistory } from '../device-history';
 import { findDevices, listDevices } from '../devices/device-reader';
+import { fleetPage } from '../devices/fleet-page';
 import { exportDayDecimalPlaces, streamExportDay } from '../export-day';
 import type { Queryable } from '../records';
 import { consumptionInWindow, coveredChannels, latestReadings, resetsInWindow } from './reading-reader';
@@ -98,6 +99,11 @@ class PlanRecorder implements Queryable {
 function readingScans(node: PlanNode): PlanNode[] {
   const own = node['Relation Name']?.startsWith('readings') ? [node] : [];
   return [...own, ...(node.Plans ?? []).flatMap(readingScans)];
+}
+
+function deviceScans(node: PlanNode): PlanNode[] {
+  const own = node['Relation Name'] === 'devices' ? [node] : [];
+  return [...own, ...(node.Plans ?? []).flatMap(deviceScans)];
 }
 
 const examined = (n: PlanNode) => (n['Actual Rows'] + (n['Rows Removed by Filter'] ?? 0) + (n['Rows Removed by Index Recheck'] ?? 0)) * n['Actual Loops'];
@@ -199,6 +205,19 @@ describe("the read model's queries follow the caller's fleet, not the database",
       },
     ],
   ];
+
+  it.each(['custom', 'generic'] as const)('pages devices by reading one index range of a page, not the whole fleet (%s plans)', async (plans) => {
+    await client.query('ANALYZE ingest.devices');
+    const db = new PlanRecorder(client, plans);
+    expect((await listDevices(db, OTHER, 10, 5)).devices.map((d) => d.deviceId)).toEqual([11, 12, 13, 14, 15]);
+    expect((await fleetPage(db, OTHER, { afterId: 10, limit: 5 })).devices.map((d) => d.deviceId)).toEqual([11, 12, 13, 14, 15]);
+    for (const { sql, plan } of db.plans) {
+      const scans = deviceScans(plan);
+      expect(scans, sql).toHaveLength(1);
+      // The page and the one more that says whether more follow: not OTHER's 100 devices.
+      expect(examined(scans[0]), sql).toBeLessThanOrEqual(6);
+    }
+  });
 
   const settings = [
     ['without statistics', 'custom'],
