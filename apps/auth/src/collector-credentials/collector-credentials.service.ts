@@ -8,7 +8,8 @@ import { appendEvents, assertUpdated } from '../events/event-store';
 import { newEvent } from '../events/new-event';
 import { OutboxRelayService } from '../events/outbox-relay.service';
 import type { CurrentAdminInfo } from '../sessions/current-admin';
-import { COLLECTOR_CREDENTIAL_COLUMNS, collectorCredentialView, type CollectorCredentialRow } from './collector-credential-row';
+import { collectorCredentialView, type CollectorCredentialRow } from './collector-credential-row';
+import { collectorCredentialsOf, findCollectorCredential, insertCollectorCredential, revokeCollectorCredential } from './collector-credential-store';
 import type { CollectorCredential, CreateCollectorCredentialRequest, CreatedCollectorCredential } from './collector-credential-schemas';
 import { newCollectorPassword, newCollectorUsername } from './collector-secrets';
 
@@ -32,11 +33,16 @@ export class CollectorCredentialsService {
     const mapping = request.mapping ?? {};
     const createdAt = new Date();
     await this.dataSource.transaction(async (manager) => {
-      await manager.query(
-        `INSERT INTO auth.collector_credentials (id, org_id, name, format, mapping, username, password_hash, status, created_at, version)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, 1)`,
-        [id, admin.orgId, request.name, request.format, JSON.stringify(mapping), username, passwordHash, createdAt],
-      );
+      await insertCollectorCredential(manager, {
+        id,
+        orgId: admin.orgId,
+        name: request.name,
+        format: request.format,
+        mapping,
+        username,
+        passwordHash,
+        createdAt,
+      });
       await appendEvents(
         manager,
         [
@@ -55,11 +61,7 @@ export class CollectorCredentialsService {
   }
 
   async list(admin: CurrentAdminInfo): Promise<CollectorCredential[]> {
-    const rows = (await this.dataSource.query(
-      `SELECT ${COLLECTOR_CREDENTIAL_COLUMNS} FROM auth.collector_credentials WHERE org_id = $1 ORDER BY created_at, id`,
-      [admin.orgId],
-    )) as CollectorCredentialRow[];
-    return rows.map(collectorCredentialView);
+    return (await collectorCredentialsOf(this.dataSource.manager, admin.orgId)).map(collectorCredentialView);
   }
 
   /** Revoking a revoked credential changes nothing. Collectors close its connections when the event reaches them. */
@@ -68,14 +70,7 @@ export class CollectorCredentialsService {
       const credential = await this.find(manager, admin, id, true);
       if (credential.status === 'revoked') return;
       const revokedAt = new Date();
-      assertUpdated(
-        await manager.query(`UPDATE auth.collector_credentials SET status = 'revoked', revoked_at = $3, version = version + 1 WHERE id = $1 AND version = $2`, [
-          id,
-          credential.version,
-          revokedAt,
-        ]),
-        id,
-      );
+      assertUpdated(await revokeCollectorCredential(manager, id, credential.version, revokedAt), id);
       await appendEvents(
         manager,
         [
@@ -101,10 +96,7 @@ export class CollectorCredentialsService {
   private async find(manager: EntityManager, admin: CurrentAdminInfo, id: string, forUpdate: boolean): Promise<CollectorCredentialRow> {
     const missing = () => notFound(`no collector credential ${id} in this organization`);
     if (!COLLECTOR_CREDENTIAL_ID.test(id)) throw missing();
-    const [row] = (await manager.query(
-      `SELECT ${COLLECTOR_CREDENTIAL_COLUMNS} FROM auth.collector_credentials WHERE id = $1 AND org_id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
-      [id, admin.orgId],
-    )) as CollectorCredentialRow[];
+    const row = await findCollectorCredential(manager, admin.orgId, id, forUpdate);
     if (!row) throw missing();
     return row;
   }

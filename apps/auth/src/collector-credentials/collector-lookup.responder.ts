@@ -12,7 +12,7 @@ import {
 import { BUS, NATS } from '@meter/messaging';
 import { DatabaseOutage } from '@meter/persistence';
 import { serveLookups } from '../common/serve-lookups';
-import type { CollectorCredentialRow } from './collector-credential-row';
+import { activeCollectorCredential } from './collector-credential-store';
 
 /**
  * Answers collectors' `auth.collectors.lookup` with an active credential's
@@ -55,10 +55,7 @@ export class CollectorLookupResponder implements OnModuleInit, OnApplicationShut
       return { status: 'unknown' };
     }
     if (!request.success) return { status: 'unknown' };
-    const [row] = (await this.dataSource.query(
-      `SELECT id, org_id, username, format, mapping, password_hash FROM auth.collector_credentials WHERE username = $1 AND status = 'active'`,
-      [request.data.username],
-    )) as CollectorCredentialRow[];
+    const row = await activeCollectorCredential(this.dataSource.manager, request.data.username);
     if (!row) return { status: 'unknown' };
     return collectorLookupReply.parse({
       status: 'found',
