@@ -10,6 +10,7 @@ import { OutboxRelayService } from '../events/outbox-relay.service';
 import { normalizeEmail } from '../organizations/organization-input';
 import type { CurrentAdminInfo } from './current-admin';
 import { LoginThrottle } from './login-throttle';
+import { adminByEmail, endSession, insertSession, liveSession, rehashAdminPassword, type AdminRow } from './session-store';
 
 export interface IssuedSession {
   accessToken: string;
@@ -21,15 +22,6 @@ export const SESSION_TOKEN_PREFIX = 'mst_';
 
 // A 401 names the scheme the API's other routes take (RFC 9110 §15.5.2): the session token login issues.
 export const invalidCredentials = () => new ProblemException(401, 'invalid_credentials', 'email or password is wrong', {}, { 'WWW-Authenticate': 'Bearer' });
-
-interface AdminRow {
-  id: string;
-  org_id: string;
-  email: string;
-  password_hash: string;
-  active: boolean;
-  version: number;
-}
 
 @Injectable()
 export class SessionsService implements OnModuleInit {
@@ -50,9 +42,7 @@ export class SessionsService implements OnModuleInit {
     await this.throttle.takeAttempt(email, address);
     let admin: AdminRow | undefined;
     try {
-      [admin] = (await this.dataSource.query('SELECT id, org_id, email, password_hash, active, version FROM auth.admins WHERE lower(email) = $1', [
-        email,
-      ])) as AdminRow[];
+      admin = await adminByEmail(this.dataSource.manager, email);
     } catch (error) {
       // Not a wrong password: the attempt counts nothing (a database outage must not lock admins out).
       await this.throttle.releaseAttempt(email, address);
@@ -71,27 +61,18 @@ export class SessionsService implements OnModuleInit {
   /** The session behind a bearer token, if it is known, unexpired, not ended and its admin still active. */
   async authenticate(token: string): Promise<CurrentAdminInfo | undefined> {
     if (!token.startsWith(SESSION_TOKEN_PREFIX) || token.length > 200) return undefined;
-    const [row] = (await this.dataSource.query(
-      `SELECT s.id AS session_id, a.id AS admin_id, a.org_id, a.email
-         FROM auth.sessions s JOIN auth.admins a ON a.id = s.admin_id
-        WHERE s.token_hash = $1 AND s.ended_at IS NULL AND s.expires_at > now() AND a.active`,
-      [sha256Hex(token)],
-    )) as { session_id: string; admin_id: string; org_id: string; email: string }[];
+    const row = await liveSession(this.dataSource.manager, sha256Hex(token));
     return row && { sessionId: row.session_id, adminId: row.admin_id, orgId: row.org_id, email: row.email };
   }
 
   async logout(admin: CurrentAdminInfo): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
-      const result = (await manager.query(
-        'UPDATE auth.sessions SET ended_at = now(), version = version + 1 WHERE id = $1 AND ended_at IS NULL RETURNING version',
-        [admin.sessionId],
-      )) as [{ version: number }[], number];
-      const [ended] = result[0];
-      if (!ended) return;
+      const version = await endSession(manager, admin.sessionId);
+      if (version === undefined) return;
       await appendEvents(manager, [
         newEvent(
           'session.ended',
-          { aggregateId: admin.sessionId, orgId: admin.orgId, version: ended.version },
+          { aggregateId: admin.sessionId, orgId: admin.orgId, version },
           { session_id: admin.sessionId, admin_id: admin.adminId, reason: 'logout' },
         ),
       ]);
@@ -107,14 +88,7 @@ export class SessionsService implements OnModuleInit {
     const expiresAt = new Date(now.getTime() + ttl * 1000);
     const rehashed = passwordNeedsRehash(admin.password_hash) ? await hashPassword(password) : undefined;
     await this.dataSource.transaction(async (manager) => {
-      await manager.query('INSERT INTO auth.sessions (id, token_hash, admin_id, org_id, created_at, expires_at, version) VALUES ($1, $2, $3, $4, $5, $6, 1)', [
-        sessionId,
-        sha256Hex(accessToken),
-        admin.id,
-        admin.org_id,
-        now,
-        expiresAt,
-      ]);
+      await insertSession(manager, { id: sessionId, tokenHash: sha256Hex(accessToken), adminId: admin.id, orgId: admin.org_id, createdAt: now, expiresAt });
       const events: AuthEvent[] = [
         newEvent(
           'session.started',
@@ -124,14 +98,7 @@ export class SessionsService implements OnModuleInit {
         ),
       ];
       if (rehashed) {
-        assertUpdated(
-          await manager.query('UPDATE auth.admins SET password_hash = $3, version = version + 1 WHERE id = $1 AND version = $2', [
-            admin.id,
-            admin.version,
-            rehashed,
-          ]),
-          admin.id,
-        );
+        assertUpdated(await rehashAdminPassword(manager, admin.id, admin.version, rehashed), admin.id);
         events.push(
           newEvent('admin.password_rehashed', { aggregateId: admin.id, orgId: admin.org_id, version: admin.version + 1 }, { admin_id: admin.id }, now),
         );
