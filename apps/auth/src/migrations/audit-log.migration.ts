@@ -28,7 +28,8 @@ export class AuditLog1765000000000 implements MigrationInterface {
     let after = '0';
     for (;;) {
       const rows = (await runner.query(
-        'SELECT seq::text AS seq, event_id, type, aggregate_id, org_id, occurred_at, payload FROM auth.events WHERE seq > $1 ORDER BY seq LIMIT 1000',
+        // `e.seq`: a bare `seq` in ORDER BY would be the text output column, ordered as text.
+        'SELECT e.seq::text AS seq, event_id, type, aggregate_id, org_id, occurred_at, payload FROM auth.events e WHERE e.seq > $1 ORDER BY e.seq LIMIT 1000',
         [after],
       )) as { seq: string; event_id: string; type: string; aggregate_id: string; org_id: string; occurred_at: Date; payload: unknown }[];
       if (rows.length === 0) break;
