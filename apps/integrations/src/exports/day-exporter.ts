@@ -16,7 +16,7 @@ import { ExportOutboxRelay } from './export-outbox-relay';
 import { findIntegration, type IntegrationRecord } from './export-store';
 import type { Attempt, DayJob } from './export-jobs';
 import { exportRow } from './export-row';
-import { dayAttemptFailed, dayWritten, lockRun, startDay, type DayContext, type RunError } from './run-ledger';
+import { dayAttemptFailed, dayWritten, lastDayError, lockRun, startDay, type DayContext, type RunError } from './run-ledger';
 import { StorageFailure, type Destination } from './storage/destination';
 import { openDestination } from './storage/open-destination';
 import { openStorageIdentity, VaultIdentityFailure } from './vault-identity';
@@ -94,13 +94,10 @@ export class DayExporter {
   async deadLetter(job: DayJob): Promise<void> {
     const finished = await this.dataSource.transaction(async (manager) => {
       if (!(await lockRun(manager, job.run_id))) return undefined;
-      const [last]: { error_code: string | null; error_message: string | null }[] = await manager.query(
-        `SELECT error_code, error_message FROM integrations.export_run_days WHERE run_id = $1 AND date = $2::date`,
-        [job.run_id, job.date],
-      );
-      const error: RunError = last?.error_code
-        ? { code: last.error_code as RunError['code'], message: last.error_message ?? '' }
-        : { code: 'internal', message: `the export's process stopped, or it did not finish within ${this.config.EXPORT_DAY_TIMEOUT_SECONDS} s` };
+      const error: RunError = (await lastDayError(manager, job.run_id, job.date)) ?? {
+        code: 'internal',
+        message: `the export's process stopped, or it did not finish within ${this.config.EXPORT_DAY_TIMEOUT_SECONDS} s`,
+      };
       return dayAttemptFailed(manager, job.run_id, job.date, error, true);
     });
     this.finished(finished);

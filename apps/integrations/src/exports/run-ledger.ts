@@ -91,6 +91,15 @@ export async function dayWritten(db: Queryable, day: DayContext, written: Writte
   return finishRunIfDone(db, day.runId);
 }
 
+/** The error the day's last failed attempt recorded, if any. */
+export async function lastDayError(db: Queryable, runId: string, date: string): Promise<RunError | undefined> {
+  const [last] = (await db.query(`SELECT error_code, error_message FROM integrations.export_run_days WHERE run_id = $1 AND date = $2::date`, [
+    runId,
+    date,
+  ])) as { error_code: string | null; error_message: string | null }[];
+  return last?.error_code ? { code: last.error_code as RunError['code'], message: last.error_message ?? '' } : undefined;
+}
+
 /** Records a failed attempt; the final one fails the day (and the run, once no day is open). */
 export async function dayAttemptFailed(db: Queryable, runId: string, date: string, error: RunError, final: boolean): Promise<ExportRun | undefined> {
   await db.query(
