@@ -5,6 +5,7 @@ import type { DataSource } from 'typeorm';
 import { appendEvents } from '../events/event-store';
 import { newEvent } from '../events/new-event';
 import { newOrganization, normalizeEmail, type NewOrganization } from './organization-input';
+import { adminByEmail, insertAdmin, insertOrganization } from './organization-store';
 
 export interface CreatedOrganization {
   orgId: string;
@@ -35,17 +36,10 @@ export async function createOrganization(
   const scopes = [...CREDENTIAL_SCOPES];
   const at = new Date();
   await dataSource.transaction(async (manager) => {
-    const taken = (await manager.query('SELECT 1 FROM auth.admins WHERE lower(email) = $1', [email])) as unknown[];
-    if (taken.length) throw new EmailTaken();
-    await manager.query('INSERT INTO auth.organizations (id, name, scopes, created_at, version) VALUES ($1, $2, $3, $4, 1)', [orgId, name, scopes, at]);
+    if (await adminByEmail(manager, email)) throw new EmailTaken();
+    await insertOrganization(manager, orgId, name, scopes, at);
     try {
-      await manager.query('INSERT INTO auth.admins (id, org_id, email, password_hash, active, created_at, version) VALUES ($1, $2, $3, $4, true, $5, 1)', [
-        adminId,
-        orgId,
-        email,
-        passwordHash,
-        at,
-      ]);
+      await insertAdmin(manager, adminId, orgId, email, passwordHash, at);
     } catch (error) {
       if ((error as { code?: string }).code === '23505') throw new EmailTaken();
       throw error;

@@ -1,32 +1,12 @@
 import type { EntityManager } from 'typeorm';
 
 /**
- * How auth keeps `auth.sessions` and reads `auth.admins` for them: the
- * statements of sign-in, authentication and sign-out. Each takes the
- * caller's manager (a DataSource's or a transaction's).
+ * How auth keeps `auth.sessions`: the statements of sign-in,
+ * authentication and sign-out (admins are in organization-store.ts). Each
+ * takes the caller's manager (a DataSource's or a transaction's).
  */
 
 type Db = Pick<EntityManager, 'query'>;
-
-export interface AdminRow {
-  id: string;
-  org_id: string;
-  email: string;
-  password_hash: string;
-  active: boolean;
-  version: number;
-}
-
-/** The admin with this email (normalized, lower case), active or not. */
-export async function adminByEmail(db: Db, email: string): Promise<AdminRow | undefined> {
-  const [admin] = (await db.query('SELECT id, org_id, email, password_hash, active, version FROM auth.admins WHERE lower(email) = $1', [email])) as AdminRow[];
-  return admin;
-}
-
-/** Replaces the admin's password hash at `version` (a rehash with today's parameters). */
-export function rehashAdminPassword(db: Db, adminId: string, version: number, passwordHash: string): Promise<unknown> {
-  return db.query('UPDATE auth.admins SET password_hash = $3, version = version + 1 WHERE id = $1 AND version = $2', [adminId, version, passwordHash]);
-}
 
 export interface NewSession {
   id: string;
@@ -72,4 +52,13 @@ export async function endSession(db: Db, sessionId: string): Promise<number | un
     sessionId,
   ])) as [{ version: number }[], number];
   return result[0][0]?.version;
+}
+
+/** Ends every open, unexpired session of the admin at `at`; the sessions ended, with their new versions. */
+export async function endAdminSessions(db: Db, adminId: string, at: Date): Promise<{ id: string; version: number }[]> {
+  const result = (await db.query(
+    'UPDATE auth.sessions SET ended_at = $2, version = version + 1 WHERE admin_id = $1 AND ended_at IS NULL AND expires_at > $2 RETURNING id, version',
+    [adminId, at],
+  )) as [{ id: string; version: number }[], number];
+  return result[0];
 }

@@ -10,7 +10,8 @@ import { OutboxRelayService } from '../events/outbox-relay.service';
 import { normalizeEmail } from '../organizations/organization-input';
 import type { CurrentAdminInfo } from './current-admin';
 import { LoginThrottle } from './login-throttle';
-import { adminByEmail, endSession, insertSession, liveSession, rehashAdminPassword, type AdminRow } from './session-store';
+import { adminByEmail, rehashAdminPassword, type AdminRow } from '../organizations/organization-store';
+import { endSession, insertSession, liveSession } from './session-store';
 
 export interface IssuedSession {
   accessToken: string;
