@@ -50,6 +50,24 @@ const ingestHasOneWriter = [
   },
 ];
 
+/**
+ * TypeORM through its public API only (docs/architecture.md, "Storage"): a query runner's connection comes from
+ * `connect()`, never from the runner's or the driver's own fields, which change between releases.
+ */
+const TYPEORM_PRIVATE_MESSAGE = "TypeORM's internals: take the connection from QueryRunner.connect() (see libs/persistence/src/prepared-queries.ts)";
+const typeormPublicApiOnly = {
+  files: ['apps/**/*.ts', 'libs/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
+  rules: {
+    'no-restricted-properties': [
+      'error',
+      ...['databaseConnection', 'master', 'obtainMasterConnection', 'obtainSlaveConnection'].map((property) => ({
+        property,
+        message: TYPEORM_PRIVATE_MESSAGE,
+      })),
+    ],
+  },
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'libs/*/dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'eslint.config.mjs'] },
   eslint.configs.recommended,
@@ -67,4 +85,5 @@ export default tseslint.config(
     },
   },
   ...ingestHasOneWriter,
+  typeormPublicApiOnly,
 );
