@@ -1,16 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DatabaseOutage } from '@meter/persistence';
-
-interface Sighting {
-  orgId: string;
-  credentialId: string;
-  kind: 'dev_eui' | 'wmbus_id';
-  radioId: string;
-  first: Date;
-  last: Date;
-  count: number;
-}
+import { recordUnmatchedUplinks, type Sighting } from './unmatched-uplinks';
 
 const FLUSH_MS = 1000;
 const MAX_PENDING = 50_000;
@@ -63,21 +54,7 @@ export class UnmatchedRecorder implements OnModuleInit, OnApplicationShutdown {
     const batch = [...this.pending.values()];
     this.pending = new Map();
     try {
-      await this.dataSource.query(
-        `INSERT INTO collectors.unmatched_uplinks AS u (org_id, credential_id, radio_id_kind, radio_id, first_seen, last_seen, count)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[], $7::bigint[])
-         ON CONFLICT (org_id, credential_id, radio_id_kind, radio_id) DO UPDATE
-           SET last_seen = greatest(u.last_seen, excluded.last_seen), count = u.count + excluded.count`,
-        [
-          batch.map((s) => s.orgId),
-          batch.map((s) => s.credentialId),
-          batch.map((s) => s.kind),
-          batch.map((s) => s.radioId),
-          batch.map((s) => s.first),
-          batch.map((s) => s.last),
-          batch.map((s) => s.count),
-        ],
-      );
+      await recordUnmatchedUplinks(this.dataSource, batch);
     } catch (error) {
       // Kept for the next attempt: the list is for people, a second late is fine.
       for (const s of batch) {

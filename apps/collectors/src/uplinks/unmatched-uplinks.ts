@@ -11,6 +11,36 @@ interface Queryable {
   query(sql: string, parameters?: unknown[]): Promise<unknown>;
 }
 
+/** Radio ids of one credential that matched no device, summed over a while. */
+export interface Sighting {
+  orgId: string;
+  credentialId: string;
+  kind: 'dev_eui' | 'wmbus_id';
+  radioId: string;
+  first: Date;
+  last: Date;
+  count: number;
+}
+
+/** Adds the sightings in one statement: counts add up, `last_seen` only moves forward. */
+export async function recordUnmatchedUplinks(db: Queryable, batch: readonly Sighting[]): Promise<void> {
+  await db.query(
+    `INSERT INTO collectors.unmatched_uplinks AS u (org_id, credential_id, radio_id_kind, radio_id, first_seen, last_seen, count)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[], $7::bigint[])
+     ON CONFLICT (org_id, credential_id, radio_id_kind, radio_id) DO UPDATE
+       SET last_seen = greatest(u.last_seen, excluded.last_seen), count = u.count + excluded.count`,
+    [
+      batch.map((s) => s.orgId),
+      batch.map((s) => s.credentialId),
+      batch.map((s) => s.kind),
+      batch.map((s) => s.radioId),
+      batch.map((s) => s.first),
+      batch.map((s) => s.last),
+      batch.map((s) => s.count),
+    ],
+  );
+}
+
 /**
  * The latest 100 radio ids a collector credential sent that match no device
  * of its organization now (an id registered since drops out of the list).
