@@ -69,7 +69,8 @@ export class PeriodicJobs {
       connectionString: options.databaseUrl,
       schema: options.schema,
       application_name: options.applicationName,
-      max: 2,
+      // A poll, a send or a completion at a time is all periodic work asks; each connection counts against the server's limit.
+      max: 1,
       // The schema and queues come from the migrations.
       migrate: false,
       schedule: false,
