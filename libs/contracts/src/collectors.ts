@@ -56,6 +56,7 @@ export function collectorLookupSubject(bus: BusNames): string {
 }
 
 export const collectorLookupRequest = z.strictObject({ username: z.string().regex(COLLECTOR_USERNAME) });
+export type CollectorLookupRequest = z.infer<typeof collectorLookupRequest>;
 
 export const collectorCredentialRecord = z.strictObject({
   id: z.string().regex(COLLECTOR_CREDENTIAL_ID),

@@ -1,5 +1,5 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import type { NatsConnection, Subscription } from '@nats-io/nats-core';
+import { Inject, Injectable } from '@nestjs/common';
+import type { NatsConnection } from '@nats-io/nats-core';
 import { DataSource } from 'typeorm';
 import {
   collectorLookupReply,
@@ -8,10 +8,11 @@ import {
   CREDENTIAL_LOOKUP_QUEUE_GROUP,
   type BusNames,
   type CollectorLookupReply,
+  type CollectorLookupRequest,
 } from '@meter/contracts';
 import { BUS, NATS } from '@meter/messaging';
 import { DatabaseOutage } from '@meter/persistence';
-import { serveLookups } from '../common/serve-lookups';
+import { LookupResponder } from '../common/lookup-responder';
 import { activeCollectorCredential } from './collector-credential-store';
 
 /**
@@ -20,42 +21,23 @@ import { activeCollectorCredential } from './collector-credential-store';
  * collectors are authenticated"); collectors verify the password themselves.
  */
 @Injectable()
-export class CollectorLookupResponder implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger('collector-lookup');
-  private subscription?: Subscription;
-
+export class CollectorLookupResponder extends LookupResponder<CollectorLookupRequest, CollectorLookupReply> {
   constructor(
-    @Inject(NATS) private readonly nc: NatsConnection,
-    @Inject(BUS) private readonly bus: BusNames,
+    @Inject(NATS) nc: NatsConnection,
+    @Inject(BUS) bus: BusNames,
     @Inject(DataSource) private readonly dataSource: DataSource,
-    @Inject(DatabaseOutage) private readonly outage: DatabaseOutage,
-  ) {}
-
-  onModuleInit() {
-    this.subscription = serveLookups({
-      nc: this.nc,
-      subject: collectorLookupSubject(this.bus),
+    @Inject(DatabaseOutage) outage: DatabaseOutage,
+  ) {
+    super(nc, outage, {
+      name: 'collector-lookup',
+      subject: collectorLookupSubject(bus),
       queue: CREDENTIAL_LOOKUP_QUEUE_GROUP,
-      lookup: (data) => this.lookup(data),
-      unavailable: { status: 'unavailable' } as CollectorLookupReply,
-      outage: this.outage,
-      logger: this.logger,
+      request: collectorLookupRequest,
     });
   }
 
-  async onApplicationShutdown() {
-    await this.subscription?.drain().catch(() => undefined);
-  }
-
-  async lookup(data: Uint8Array): Promise<CollectorLookupReply> {
-    let request;
-    try {
-      request = collectorLookupRequest.safeParse(JSON.parse(new TextDecoder().decode(data)));
-    } catch {
-      return { status: 'unknown' };
-    }
-    if (!request.success) return { status: 'unknown' };
-    const row = await activeCollectorCredential(this.dataSource.manager, request.data.username);
+  protected async find(request: CollectorLookupRequest): Promise<CollectorLookupReply> {
+    const row = await activeCollectorCredential(this.dataSource.manager, request.username);
     if (!row) return { status: 'unknown' };
     return collectorLookupReply.parse({
       status: 'found',
