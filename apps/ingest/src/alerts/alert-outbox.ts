@@ -1,19 +1,9 @@
 import { outboundEvent, outboundEventSubject, type OutboundEvent } from '@meter/contracts';
-import { subjectOutboxTable } from '@meter/messaging';
-import { ADVISORY_LOCKS } from '@meter/persistence';
 import { episodeView, type EpisodeRow, type Queryable } from '@meter/read-model';
 import { derivedUuid } from './derived-id';
 
 /** NOTIFY channel of new alert events (a trigger on the outbox); the relays LISTEN. */
 export const ALERT_EVENTS_CHANNEL = 'ingest_alert_events';
-
-/** The relay's view of the outbox: ingest publishes it to OUTBOUND_EVENTS. */
-export const ALERT_OUTBOX = subjectOutboxTable({
-  table: 'ingest.alert_outbox',
-  name: 'ingest-alerts',
-  lockId: ADVISORY_LOCKS.alertOutbox,
-  listenChannel: ALERT_EVENTS_CHANNEL,
-});
 
 /**
  * alert.raised or alert.cleared of an episode, as the webhooks deliver it.
