@@ -52,23 +52,14 @@ const destination = z
   )
   .meta({ id: 'ExportDestination' });
 
-const settings = {
-  format: z
-    .enum(EXPORT_FORMATS, { error: oneOf(EXPORT_FORMATS) })
-    .optional()
-    .meta({ description: 'Default `csv`.' }),
-  time_zone: z
-    .string({ error: TIME_ZONE_MESSAGE })
-    .refine(isValidTimeZone, { error: TIME_ZONE_MESSAGE })
-    .optional()
-    .meta({ description: 'IANA zone of the exported local days; default `UTC`.' }),
-  schedule: z
-    .strictObject(
-      { at: text(SCHEDULE_AT, SCHEDULE_AT_MESSAGE).meta({ description: 'Local `HH:MM`; default `02:00`.' }) },
-      { error: 'must be an object {"at": "HH:MM"}' },
-    )
-    .optional(),
-};
+const format = z.enum(EXPORT_FORMATS, { error: oneOf(EXPORT_FORMATS) });
+const timeZone = z.string({ error: TIME_ZONE_MESSAGE }).refine(isValidTimeZone, { error: TIME_ZONE_MESSAGE });
+const schedule = z.strictObject(
+  { at: text(SCHEDULE_AT, SCHEDULE_AT_MESSAGE).meta({ description: 'Local `HH:MM`.' }) },
+  { error: 'must be an object {"at": "HH:MM"}' },
+);
+const FORMAT_DESCRIPTION = 'The file format of each exported day.';
+const TIME_ZONE_DESCRIPTION = 'IANA zone of the exported local days.';
 
 export const integrationCreateBody = z
   .strictObject(
@@ -79,7 +70,9 @@ export const integrationCreateBody = z
         .enum(EXPORT_STORAGE_TYPES, { error: oneOf(EXPORT_STORAGE_TYPES) })
         .meta({ description: 'The vault entry (namespace, storage_type) to write with.' }),
       destination,
-      ...settings,
+      format: format.default('csv').meta({ description: FORMAT_DESCRIPTION }),
+      time_zone: timeZone.default('UTC').meta({ description: TIME_ZONE_DESCRIPTION }),
+      schedule: schedule.default({ at: '02:00' }),
     },
     { error: 'must be a JSON object' },
   )
@@ -94,7 +87,9 @@ export const integrationUpdateBody = z
         .enum(INTEGRATION_STATUSES, { error: oneOf(INTEGRATION_STATUSES) })
         .optional()
         .meta({ description: '`paused` stops the schedule; runs can still be queued by hand.' }),
-      ...settings,
+      format: format.optional().meta({ description: FORMAT_DESCRIPTION }),
+      time_zone: timeZone.optional().meta({ description: TIME_ZONE_DESCRIPTION }),
+      schedule: schedule.optional(),
     },
     { error: 'must be a JSON object' },
   )
@@ -103,3 +98,12 @@ export type IntegrationUpdateBody = z.output<typeof integrationUpdateBody>;
 
 /** Fields an integration keeps from its activation: PATCH names them so. */
 export const INTEGRATION_FIXED_FIELDS: readonly string[] = ['type', 'namespace', 'storage_type'];
+
+/** How readInput (@meter/http) reads POST /integrations: unknown fields first. */
+export const INTEGRATION_CREATE_INPUT = { unknownFieldsFirst: true } as const;
+
+/** How readInput (@meter/http) reads PATCH /integrations/{id}: a field fixed at activation is told so. */
+export const INTEGRATION_UPDATE_INPUT = {
+  unknownFieldsFirst: true,
+  unknownField: (field: string) => (INTEGRATION_FIXED_FIELDS.includes(field) ? 'cannot be changed; create another integration' : 'is not a known field'),
+} as const;

@@ -19,9 +19,14 @@ import {
   exportRunQueuedReply,
   exportRunReply,
   exportUpdateRequest,
+  INTEGRATION_CREATE_INPUT,
+  INTEGRATION_UPDATE_INPUT,
+  integrationCreateBody,
+  integrationUpdateBody,
   type BusNames,
   type ExportStorageType,
 } from '@meter/contracts';
+import { readInput, type FieldError } from '@meter/http';
 import { BUS, NATS, type Deadline } from '@meter/messaging';
 import { IntegrationsFailure } from '../rpc/integrations-failure';
 import { IntegrationsRpc } from '../rpc/integrations-rpc';
@@ -39,7 +44,6 @@ import {
   saveIntegration,
   type IntegrationRecord,
 } from './export-store';
-import { readIntegrationCreate, readIntegrationUpdate, type FieldError } from './integration-input';
 import { nextScheduledInstant, readRunRange } from './run-range';
 import { StorageFailure } from './storage/destination';
 import { openDestination } from './storage/open-destination';
@@ -95,24 +99,24 @@ export class ExportHandlers implements OnApplicationBootstrap {
   }
 
   private async create(orgId: string, body: unknown, deadline: Deadline) {
-    const input = readIntegrationCreate(body);
+    const input = readInput(integrationCreateBody, body, INTEGRATION_CREATE_INPUT);
     if (!input.ok) throw invalid(input.errors);
     const settings = input.value;
-    await this.checkDestination(orgId, settings.namespace, settings.storageType, settings.destination);
+    await this.checkDestination(orgId, settings.namespace, settings.storage_type, settings.destination);
     const now = Date.now();
     const record: IntegrationRecord = {
       id: randomUUID(),
       orgId,
       namespace: settings.namespace,
-      storageType: settings.storageType,
+      storageType: settings.storage_type,
       bucket: settings.destination.bucket,
       prefix: settings.destination.prefix,
       format: settings.format,
-      timeZone: settings.timeZone,
-      scheduleAt: settings.scheduleAt,
+      timeZone: settings.time_zone,
+      scheduleAt: settings.schedule.at,
       status: 'active',
       createdAt: new Date(now),
-      nextRunAt: nextScheduledInstant(settings.scheduleAt, settings.timeZone, now),
+      nextRunAt: nextScheduledInstant(settings.schedule.at, settings.time_zone, now),
       lastScheduledDate: null,
     };
     deadline.check();
@@ -139,7 +143,7 @@ export class ExportHandlers implements OnApplicationBootstrap {
   private async update(orgId: string, id: string, body: unknown, deadline: Deadline) {
     const existing = await findIntegration(this.dataSource, orgId, id);
     if (!existing) throw notFound();
-    const input = readIntegrationUpdate(body);
+    const input = readInput(integrationUpdateBody, body, INTEGRATION_UPDATE_INPUT);
     if (!input.ok) throw invalid(input.errors);
     const changes = input.value;
     if (changes.destination) await this.checkDestination(orgId, existing.namespace, existing.storageType, changes.destination);
@@ -152,8 +156,8 @@ export class ExportHandlers implements OnApplicationBootstrap {
         bucket: changes.destination?.bucket ?? current.bucket,
         prefix: changes.destination?.prefix ?? current.prefix,
         format: changes.format ?? current.format,
-        timeZone: changes.timeZone ?? current.timeZone,
-        scheduleAt: changes.scheduleAt ?? current.scheduleAt,
+        timeZone: changes.time_zone ?? current.timeZone,
+        scheduleAt: changes.schedule?.at ?? current.scheduleAt,
         status: changes.status ?? current.status,
       };
       // A new time, zone or a resumed schedule runs next at its next occurrence from now (a paused one does not catch up).

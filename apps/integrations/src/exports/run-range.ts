@@ -1,6 +1,6 @@
 import { addDays, datesBetween, isLocalDate, localDateOf, offsetAt, startOfLocalDay, wallClockAsUtc, type LocalDate } from '@meter/consumption';
 import { MAX_RUN_DAYS } from '@meter/contracts';
-import type { FieldError } from './integration-input';
+import type { FieldError } from '@meter/http';
 
 export interface RunRange {
   from: LocalDate;

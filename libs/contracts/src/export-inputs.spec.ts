@@ -1,19 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { readIntegrationCreate, readIntegrationUpdate } from './integration-input';
+import { readInput } from '@meter/http';
+import { INTEGRATION_CREATE_INPUT, INTEGRATION_UPDATE_INPUT, integrationCreateBody, integrationUpdateBody } from './export-inputs';
+
+/** The integrations process reads the bodies so (apps/integrations, ExportHandlers). */
+const readIntegrationCreate = (body: unknown) => readInput(integrationCreateBody, body, INTEGRATION_CREATE_INPUT);
+const readIntegrationUpdate = (body: unknown) => readInput(integrationUpdateBody, body, INTEGRATION_UPDATE_INPUT);
 
 const minimal = { type: 'batch_export', namespace: 'batch', storage_type: 's3_identity', destination: { bucket: 'meter-data' } };
 
-describe('readIntegrationCreate', () => {
+describe('integrationCreateBody', () => {
   it('applies the defaults', () => {
     expect(readIntegrationCreate(minimal)).toEqual({
       ok: true,
       value: {
+        type: 'batch_export',
         namespace: 'batch',
-        storageType: 's3_identity',
+        storage_type: 's3_identity',
         destination: { bucket: 'meter-data', prefix: '' },
         format: 'csv',
-        timeZone: 'UTC',
-        scheduleAt: '02:00',
+        time_zone: 'UTC',
+        schedule: { at: '02:00' },
       },
     });
   });
@@ -27,7 +33,10 @@ describe('readIntegrationCreate', () => {
       time_zone: 'Asia/Kathmandu',
       schedule: { at: '23:59' },
     });
-    expect(result).toMatchObject({ ok: true, value: { destination: { prefix: 'a/b/' }, format: 'parquet', timeZone: 'Asia/Kathmandu', scheduleAt: '23:59' } });
+    expect(result).toMatchObject({
+      ok: true,
+      value: { destination: { prefix: 'a/b/' }, format: 'parquet', time_zone: 'Asia/Kathmandu', schedule: { at: '23:59' } },
+    });
   });
 
   it.each([
@@ -61,12 +70,12 @@ describe('readIntegrationCreate', () => {
   });
 });
 
-describe('readIntegrationUpdate', () => {
+describe('integrationUpdateBody', () => {
   it('takes only the fields given', () => {
     expect(readIntegrationUpdate({ status: 'paused' })).toEqual({ ok: true, value: { status: 'paused' } });
     expect(readIntegrationUpdate({ schedule: { at: '04:15' }, time_zone: 'Europe/Madrid' })).toEqual({
       ok: true,
-      value: { scheduleAt: '04:15', timeZone: 'Europe/Madrid' },
+      value: { schedule: { at: '04:15' }, time_zone: 'Europe/Madrid' },
     });
   });
 
