@@ -10,7 +10,7 @@ export type { OutboxRelayOptions, RelayLogger } from '@meter/messaging';
 export type EventPublisher = (event: AuthEvent) => Promise<void>;
 
 /** The auth event table is the outbox; commits signal EVENTS_CHANNEL. */
-const AUTH_EVENTS_OUTBOX: OutboxTable<StoredEventRow> = {
+export const AUTH_EVENTS_OUTBOX: OutboxTable<StoredEventRow> = {
   name: 'auth',
   selectPending: `SELECT seq, event_id, type, aggregate_id, org_id, version, occurred_at, payload
                     FROM auth.events WHERE published_at IS NULL ORDER BY seq LIMIT $1`,
@@ -20,9 +20,15 @@ const AUTH_EVENTS_OUTBOX: OutboxTable<StoredEventRow> = {
   listenChannel: EVENTS_CHANNEL,
 };
 
+/** A stored row published as its event, typed by the event's schema. */
+export const publishStoredEvent =
+  (publish: EventPublisher) =>
+  (row: StoredEventRow): Promise<void> =>
+    publish(authEvent.parse(envelopeOf(row)));
+
 /** The outbox relay over the auth event table, publishing each event as its schema types it. */
 export class OutboxRelay extends TableOutboxRelay<StoredEventRow> {
   constructor(dataSource: DataSource, publish: EventPublisher, options: OutboxRelayOptions = {}) {
-    super(dataSource, AUTH_EVENTS_OUTBOX, (row) => publish(authEvent.parse(envelopeOf(row))), options);
+    super(dataSource, AUTH_EVENTS_OUTBOX, publishStoredEvent(publish), options);
   }
 }
