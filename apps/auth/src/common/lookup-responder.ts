@@ -1,7 +1,10 @@
-import { Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { NatsConnection, Subscription } from '@nats-io/nats-core';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { z } from 'zod';
-import type { DatabaseOutage } from '@meter/persistence';
+import { CREDENTIAL_LOOKUP_QUEUE_GROUP, type BusNames } from '@meter/contracts';
+import { BUS, NATS } from '@meter/messaging';
+import { DatabaseOutage } from '@meter/persistence';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -10,54 +13,60 @@ const decoder = new TextDecoder();
 type LookupStatus = { status: 'unknown' } | { status: 'unavailable' };
 
 /**
- * Answers lookups on a core NATS subject, one auth replica per request
- * (queue group): a request its schema refuses is `unknown`; a lookup that
- * fails (Postgres away) is `unavailable`, logged once per outage. A
- * responder says what it serves and how it finds one.
+ * A lookup on a core NATS subject as a provider, answered by one auth
+ * replica per request (queue group): a request its schema refuses is
+ * `unknown`; a lookup that fails (Postgres away) is `unavailable`, logged
+ * once per outage. A responder says what it serves and how it finds one:
+ * `class CredentialLookupResponder extends LookupResponder({...}) {}`.
  */
-export abstract class LookupResponder<Q, R extends { status: string }> implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger: Logger;
-  private subscription?: Subscription;
+export function LookupResponder<Q, R>(spec: {
+  name: string;
+  subject: (bus: BusNames) => string;
+  request: z.ZodType<Q>;
+  find: (db: EntityManager, request: Q) => Promise<R | LookupStatus>;
+}) {
+  @Injectable()
+  class Responder implements OnModuleInit, OnApplicationShutdown {
+    private readonly logger = new Logger(spec.name);
+    private subscription?: Subscription;
 
-  protected constructor(
-    private readonly nc: NatsConnection,
-    private readonly outage: DatabaseOutage,
-    private readonly endpoint: { name: string; subject: string; queue: string; request: z.ZodType<Q> },
-  ) {
-    this.logger = new Logger(endpoint.name);
-  }
+    constructor(
+      @Inject(NATS) private readonly nc: NatsConnection,
+      @Inject(BUS) private readonly bus: BusNames,
+      @Inject(DataSource) private readonly dataSource: DataSource,
+      @Inject(DatabaseOutage) private readonly outage: DatabaseOutage,
+    ) {}
 
-  /** The answer to one request that its schema accepted. */
-  protected abstract find(request: Q): Promise<R>;
-
-  onModuleInit() {
-    const { subject, queue } = this.endpoint;
-    this.subscription = this.nc.subscribe(subject, {
-      queue,
-      callback: (error, message) => {
-        if (error) return this.logger.warn(`${subject} subscription: ${error.message}`);
-        void this.lookup(message.data)
-          .catch((failure: unknown): R | LookupStatus => {
-            if (!this.outage.report(failure)) this.logger.warn(`${subject} failed: ${failure instanceof Error ? failure.message : String(failure)}`);
-            return { status: 'unavailable' };
-          })
-          .then((reply) => message.respond(encoder.encode(JSON.stringify(reply))));
-      },
-    });
-  }
-
-  async onApplicationShutdown() {
-    await this.subscription?.drain().catch(() => undefined);
-  }
-
-  /** The reply to one request; a request that is not a lookup is answered `unknown`. */
-  async lookup(data: Uint8Array): Promise<R | LookupStatus> {
-    let request;
-    try {
-      request = this.endpoint.request.safeParse(JSON.parse(decoder.decode(data)));
-    } catch {
-      return { status: 'unknown' };
+    onModuleInit() {
+      const subject = spec.subject(this.bus);
+      this.subscription = this.nc.subscribe(subject, {
+        queue: CREDENTIAL_LOOKUP_QUEUE_GROUP,
+        callback: (error, message) => {
+          if (error) return this.logger.warn(`${subject} subscription: ${error.message}`);
+          void this.lookup(message.data)
+            .catch((failure: unknown): LookupStatus => {
+              if (!this.outage.report(failure)) this.logger.warn(`${subject} failed: ${failure instanceof Error ? failure.message : String(failure)}`);
+              return { status: 'unavailable' };
+            })
+            .then((reply) => message.respond(encoder.encode(JSON.stringify(reply))));
+        },
+      });
     }
-    return request.success ? this.find(request.data) : { status: 'unknown' };
+
+    async onApplicationShutdown() {
+      await this.subscription?.drain().catch(() => undefined);
+    }
+
+    /** The reply to one request; a request that is not a lookup is answered `unknown`. */
+    async lookup(data: Uint8Array): Promise<R | LookupStatus> {
+      let request;
+      try {
+        request = spec.request.safeParse(JSON.parse(decoder.decode(data)));
+      } catch {
+        return { status: 'unknown' };
+      }
+      return request.success ? spec.find(this.dataSource.manager, request.data) : { status: 'unknown' };
+    }
   }
+  return Responder;
 }
