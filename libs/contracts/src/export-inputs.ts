@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { isValidTimeZone } from '@meter/consumption';
-import { EXPORT_FORMATS, EXPORT_STORAGE_TYPES, INTEGRATION_STATUSES } from './exports';
+import { isLocalDate, isValidTimeZone } from '@meter/consumption';
+import { EXPORT_FORMATS, EXPORT_STORAGE_TYPES, INTEGRATION_STATUSES, MAX_RUN_DAYS } from './exports';
 import { VAULT_NAMESPACE_PATTERN } from './vault';
 
 /**
@@ -107,3 +107,25 @@ export const INTEGRATION_UPDATE_INPUT = {
   unknownFieldsFirst: true,
   unknownField: (field: string) => (INTEGRATION_FIXED_FIELDS.includes(field) ? 'cannot be changed; create another integration' : 'is not a known field'),
 } as const;
+
+const LOCAL_DATE = 'must be a local date YYYY-MM-DD';
+const runDate = (description: string) => z.string({ error: LOCAL_DATE }).refine(isLocalDate, { error: LOCAL_DATE }).optional().meta({ description });
+
+/**
+ * The body of POST /integrations/{id}/runs, when there is one: local dates of
+ * the integration's zone. The rules that need the zone and the clock (`from`
+ * not after `to`, at most MAX_RUN_DAYS, not after today) are the service's.
+ */
+export const runRangeBody = z
+  .strictObject(
+    {
+      from: runDate('First local date, `YYYY-MM-DD` (with `to`).'),
+      to: runDate(`Last local date, included; at most ${MAX_RUN_DAYS} days from \`from\`, not after today.`),
+    },
+    // Unknown fields get readInput's `is not a known field`.
+    { error: (issue) => (issue.code === 'unrecognized_keys' ? undefined : 'must be a JSON object {"from", "to"} or empty') },
+  )
+  .meta({ id: 'ExportRunRequest' });
+
+/** How readInput (@meter/http) reads a run's body: unknown fields first. */
+export const RUN_RANGE_INPUT = { unknownFieldsFirst: true } as const;

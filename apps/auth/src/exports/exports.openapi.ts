@@ -8,6 +8,7 @@ import {
   integrationListSchema,
   integrationSchema,
   integrationUpdateBody,
+  runRangeBody,
   type ExportRun,
   type Integration,
 } from '@meter/contracts';
@@ -66,12 +67,7 @@ const runPath = integrationIdPath.extend({ runId: z.uuid().meta({ description: '
 const createBody = integrationCreateBody;
 const updateBody = integrationUpdateBody;
 
-const runBody = z
-  .object({
-    from: z.string().optional().meta({ description: 'First local date, `YYYY-MM-DD` (with `to`).' }),
-    to: z.string().optional().meta({ description: 'Last local date, included; at most 366 days from `from`, not after today.' }),
-  })
-  .meta({ id: 'ExportRunRequest' });
+const runBody = runRangeBody;
 
 const NOT_FOUND = problemResponse('`not_found`: the organization has no integration (or run) with this id.', {
   not_found: { summary: 'An id of no integration of this organization', problem: notFound('no integration with this id in the organization') },

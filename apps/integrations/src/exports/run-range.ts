@@ -1,37 +1,25 @@
-import { addDays, datesBetween, isLocalDate, localDateOf, offsetAt, startOfLocalDay, wallClockAsUtc, type LocalDate } from '@meter/consumption';
-import { MAX_RUN_DAYS } from '@meter/contracts';
-import type { FieldError } from '@meter/http';
+import { addDays, datesBetween, localDateOf, offsetAt, startOfLocalDay, wallClockAsUtc, type LocalDate } from '@meter/consumption';
+import { MAX_RUN_DAYS, RUN_RANGE_INPUT, runRangeBody } from '@meter/contracts';
+import { readInput, type FieldError } from '@meter/http';
 
 export interface RunRange {
   from: LocalDate;
   to: LocalDate;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /**
  * The body of POST /integrations/{id}/runs: `{from, to}` local dates of the
- * integration's zone, both included, `from <= to`, at most 366 days, not
- * after today; no body (or `{}`) is yesterday.
+ * integration's zone (runRangeBody), both included, `from <= to`, at most
+ * 366 days, not after today; no body (or `{}`) is yesterday.
  */
 export function readRunRange(body: unknown, now: number, zone: string): { ok: true; value: RunRange } | { ok: false; errors: FieldError[] } {
   const today = localDateOf(now, zone);
   const yesterday = addDays(today, -1);
   if (body === undefined || body === null) return { ok: true, value: { from: yesterday, to: yesterday } };
-  if (!isObject(body)) return { ok: false, errors: [{ field: 'body', message: 'must be a JSON object {"from", "to"} or empty' }] };
-  const errors: FieldError[] = Object.keys(body)
-    .filter((field) => field !== 'from' && field !== 'to')
-    .map((field) => ({ field, message: 'is not a known field' }));
-  const date = (field: 'from' | 'to'): LocalDate | undefined => {
-    const value = body[field];
-    if (value === undefined) return undefined;
-    if (typeof value === 'string' && isLocalDate(value)) return value;
-    errors.push({ field, message: 'must be a local date YYYY-MM-DD' });
-    return undefined;
-  };
-  const from = date('from');
-  const to = date('to');
-  if (errors.length) return { ok: false, errors };
+  const read = readInput(runRangeBody, body, RUN_RANGE_INPUT);
+  if (!read.ok) return read;
+  const { from, to } = read.value as { from?: LocalDate; to?: LocalDate };
+  const errors: FieldError[] = [];
   if (from === undefined && to === undefined) return { ok: true, value: { from: yesterday, to: yesterday } };
   if (from === undefined || to === undefined) {
     const missing = from === undefined ? 'from' : 'to';
