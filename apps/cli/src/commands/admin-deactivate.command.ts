@@ -13,14 +13,11 @@ export const adminDeactivateCommand = () =>
     .action(
       action(async ({ email }: { email: string }) => {
         if (!email.includes('@')) throw new UsageError('--email: the admin email is required');
-        const [{ loadConfig }, { authDataSource, deactivateAdmin }] = await Promise.all([import('@meter/config'), import('@meter/auth')]);
+        const [{ loadConfig }, { adminByEmail, authDataSource, deactivateAdmin }] = await Promise.all([import('@meter/config'), import('@meter/auth')]);
         const config = loadConfig();
         const dataSource = await authDataSource(config);
         try {
-          const [admin] = (await dataSource.query('SELECT id, org_id FROM auth.admins WHERE lower(email) = lower($1)', [email])) as {
-            id: string;
-            org_id: string;
-          }[];
+          const admin = await adminByEmail(dataSource, email.toLowerCase());
           if (!admin) throw new Error(`no admin with email ${email}`);
           const deactivated = await deactivateAdmin(dataSource, admin.id);
           // false: it was already inactive; nothing changed.
