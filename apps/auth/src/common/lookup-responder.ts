@@ -5,8 +5,8 @@ import type { z } from 'zod';
 import { CREDENTIAL_LOOKUP_QUEUE_GROUP, type BusNames } from '@meter/contracts';
 import { BUS, NATS } from '@meter/messaging';
 import { DatabaseOutage } from '@meter/persistence';
+import { subscribeQueue } from './queue-subscription';
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** What a lookup subject answers besides its finds. */
@@ -38,18 +38,14 @@ export function LookupResponder<Q, R>(spec: {
     ) {}
 
     onModuleInit() {
-      const subject = spec.subject(this.bus);
-      this.subscription = this.nc.subscribe(subject, {
+      this.subscription = subscribeQueue<R | LookupStatus>({
+        nc: this.nc,
+        subject: spec.subject(this.bus),
         queue: CREDENTIAL_LOOKUP_QUEUE_GROUP,
-        callback: (error, message) => {
-          if (error) return this.logger.warn(`${subject} subscription: ${error.message}`);
-          void this.lookup(message.data)
-            .catch((failure: unknown): LookupStatus => {
-              if (!this.outage.report(failure)) this.logger.warn(`${subject} failed: ${failure instanceof Error ? failure.message : String(failure)}`);
-              return { status: 'unavailable' };
-            })
-            .then((reply) => message.respond(encoder.encode(JSON.stringify(reply))));
-        },
+        logger: this.logger,
+        outage: this.outage,
+        handle: (data) => this.lookup(data),
+        reply: { failed: { status: 'unavailable' } },
       });
     }
 

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { CREDENTIAL_USAGE_QUEUE_GROUP, credentialUsageReport, credentialUsageSubject, type BusNames, type CredentialUsageReport } from '@meter/contracts';
 import { BUS, NATS } from '@meter/messaging';
 import { DatabaseOutage } from '@meter/persistence';
+import { subscribeQueue } from '../common/queue-subscription';
 import { recordCredentialUse } from './credential-store';
 
 /**
@@ -24,14 +25,13 @@ export class CredentialUsageListener implements OnModuleInit, OnApplicationShutd
   ) {}
 
   onModuleInit() {
-    this.subscription = this.nc.subscribe(credentialUsageSubject(this.bus), {
+    this.subscription = subscribeQueue({
+      nc: this.nc,
+      subject: credentialUsageSubject(this.bus),
       queue: CREDENTIAL_USAGE_QUEUE_GROUP,
-      callback: (error, message) => {
-        if (error) return this.logger.warn(`usage subscription: ${error.message}`);
-        void this.apply(message.data).catch((e: unknown) => {
-          if (!this.outage.report(e)) this.logger.warn(`usage report not applied: ${e instanceof Error ? e.message : String(e)}`);
-        });
-      },
+      logger: this.logger,
+      outage: this.outage,
+      handle: (data) => this.apply(data),
     });
   }
 
