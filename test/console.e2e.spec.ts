@@ -376,6 +376,10 @@ describe('admin console in Chromium', () => {
   });
 
   it('signs out to the sign-in page, and an expired session returns there saying so', async () => {
+    let inFlight = 0;
+    page.on('request', () => inFlight++);
+    page.on('requestfinished', () => inFlight--);
+    page.on('requestfailed', () => inFlight--);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByText('You have signed out.').waitFor();
     await expect(context.cookies()).resolves.toEqual([]);
@@ -384,6 +388,11 @@ describe('admin console in Chromium', () => {
     await page.getByLabel('Password').fill(org.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    // On a page that polls nothing, once every request it made is answered: the click below is then
+    // what meets the expired session (a request of the page still on its way could meet it first).
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Credentials' }).click();
+    await page.getByRole('heading', { name: 'Credentials' }).waitFor();
+    await expect.poll(() => inFlight, { timeout: 10_000 }).toBe(0);
     const [cookie] = await context.cookies();
     await db.query("UPDATE auth.sessions SET expires_at = now() - interval '1 second' WHERE token_hash = $1", [sha256Hex(cookie.value)]);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Vault' }).click();
