@@ -1,7 +1,8 @@
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { platformStreams } from '@meter/contracts';
 import { connectNats } from '@meter/messaging';
 import { eventually, isolatedInfra, startReadyApp, type IsolatedInfra, type PlatformProcess } from '@meter/testing';
 
@@ -62,11 +63,13 @@ describe('two ingest replicas apply each device’s messages in publish order', 
     }
     await Promise.all([startIngest(), startIngest()]);
 
-    const applied = async () => {
-      const { rows } = await db.query(`SELECT count(*)::int AS n FROM ingest.alert_episodes WHERE org_id = $1 AND (code = 'DRY' AND state = 'open')`, [ORG]);
-      return rows[0].n === DEVICES;
+    // Every message acknowledged is every message committed (ingest acks after commit).
+    const jsm = await jetstreamManager(nc);
+    const drained = async () => {
+      const info = await jsm.consumers.info(platformStreams(infra.bus).readings.name, infra.bus.consumer('INGEST_READINGS'));
+      return info.num_pending === 0 && info.num_ack_pending === 0;
     };
-    await eventually(applied, 60_000, 'every device’s last alarm applied');
+    await eventually(drained, 60_000, 'every message written and acknowledged');
 
     const devices = await db.query(`SELECT name, count(*)::int AS n FROM ingest.devices WHERE org_id = $1 GROUP BY name`, [ORG]);
     expect(devices.rows).toEqual([{ name: 'second name', n: DEVICES }]);
