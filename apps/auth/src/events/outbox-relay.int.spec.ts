@@ -3,14 +3,22 @@ import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jets
 import type { NatsConnection } from '@nats-io/nats-core';
 import { platformStreams } from '@meter/contracts';
 import { INSECURE_TEST_PASSWORD_PARAMS } from '@meter/crypto';
-import { connectNats, ensureStream } from '@meter/messaging';
+import { connectNats, ensureStream, OutboxRelay as TableOutboxRelay, type OutboxRelayOptions } from '@meter/messaging';
 import { eventually, isolatedInfra, type IsolatedInfra } from '@meter/testing';
 import type { DataSource } from 'typeorm';
 import { streamMessages } from '@meter/testing/stream-messages';
 import { authDataSource } from '../auth-data-source';
 import { createOrganization } from '../organizations/create-organization';
 import { jetStreamPublisher } from './jetstream-publisher';
-import { OutboxRelay, type EventPublisher } from './outbox-relay';
+import type { StoredEventRow } from './event-store';
+import { AUTH_EVENTS_OUTBOX, publishStoredEvent, type EventPublisher } from './outbox-relay';
+
+/** The relay OutboxRelayService runs, over the auth event table, with the publisher a test gives it. */
+class OutboxRelay extends TableOutboxRelay<StoredEventRow> {
+  constructor(dataSource: DataSource, publish: EventPublisher, options: OutboxRelayOptions = {}) {
+    super(dataSource, AUTH_EVENTS_OUTBOX, publishStoredEvent(publish), options);
+  }
+}
 
 describe('outbox relay against Postgres and JetStream', () => {
   let infra: IsolatedInfra;

@@ -1,10 +1,7 @@
 import { authEvent, type AuthEvent } from '@meter/contracts';
-import { OutboxRelay as TableOutboxRelay, type OutboxRelayOptions, type OutboxTable } from '@meter/messaging';
+import type { OutboxTable } from '@meter/messaging';
 import { ADVISORY_LOCKS } from '@meter/persistence';
-import type { DataSource } from 'typeorm';
 import { envelopeOf, EVENTS_CHANNEL, type StoredEventRow } from './event-store';
-
-export type { OutboxRelayOptions, RelayLogger } from '@meter/messaging';
 
 /** Publishes one event and resolves once the bus acknowledged it. */
 export type EventPublisher = (event: AuthEvent) => Promise<void>;
@@ -25,10 +22,3 @@ export const publishStoredEvent =
   (publish: EventPublisher) =>
   (row: StoredEventRow): Promise<void> =>
     publish(authEvent.parse(envelopeOf(row)));
-
-/** The outbox relay over the auth event table, publishing each event as its schema types it. */
-export class OutboxRelay extends TableOutboxRelay<StoredEventRow> {
-  constructor(dataSource: DataSource, publish: EventPublisher, options: OutboxRelayOptions = {}) {
-    super(dataSource, AUTH_EVENTS_OUTBOX, publishStoredEvent(publish), options);
-  }
-}
