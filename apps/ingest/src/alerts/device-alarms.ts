@@ -28,14 +28,14 @@ const messageOf = (u: AlarmUpdate) => u.alarm.message ?? DEFAULT_MESSAGES[u.alar
 export async function applyDeviceAlarms(db: Queryable, alarms: readonly AlarmUpdate[]): Promise<void> {
   const logged = await logAlarms(db, alarms, messageOf);
   const fresh = alarms.filter((a) => logged.has(a.seq)).sort((a, b) => a.seq - b.seq);
-  const replayed = new Map<string, AlarmKey>();
-  for (const update of fresh) if (logged.get(update.seq)) replayed.set(keyText(alarmKeyOf(update)), alarmKeyOf(update));
+  // A code with a late message among them is replayed whole; the others apply in order.
+  const replayed = new Map(fresh.filter((a) => logged.get(a.seq)).map((a) => [keyText(alarmKeyOf(a)), alarmKeyOf(a)]));
   for (const update of fresh) {
-    if (replayed.has(keyText(alarmKeyOf(update)))) continue;
-    const { orgId, deviceId, alarm } = update;
-    const key = { orgId, deviceId, channel: alarm.channel, code: alarm.code };
-    if (alarm.state === 'raised') await openEpisodes(db, [{ ...key, raisedAt: alarm.at, clearedAt: null, message: messageOf(update) }]);
-    else await closeEpisodes(db, [{ ...key, at: alarm.at }]);
+    const key = alarmKeyOf(update);
+    if (replayed.has(keyText(key))) continue;
+    const { alarm } = update;
+    if (alarm.state === 'raised') await openEpisodes(db, [{ ...key, code: alarm.code, raisedAt: alarm.at, clearedAt: null, message: messageOf(update) }]);
+    else await closeEpisodes(db, [{ ...key, code: alarm.code, at: alarm.at }]);
   }
   for (const key of replayed.values()) await replayCode(db, key);
 }
