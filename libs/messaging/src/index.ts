@@ -6,6 +6,6 @@ export * from './ensure-consumer';
 export * from './nats.module';
 export * from './outbox-relay';
 export * from './outbox-relay-lifecycle';
-export * from './subject-outbox-relay';
+export * from './outbox-relay-provider';
 export * from './nats-server-version';
 export * from './rpc';
