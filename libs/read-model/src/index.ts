@@ -11,6 +11,7 @@ export * from './devices/devices-changed';
 export * from './devices/device-by-radio-id';
 export * from './devices/fleet-page';
 export * from './readings/reading-reader';
+export * from './readings/day-pack';
 export * from './device-history';
 export * from './export-day';
 export * from './alerts';
