@@ -12,6 +12,7 @@ import { ReadingChanges1764100000000 } from './reading-changes.migration';
 import { ReadingChangesByTransaction1764400000000 } from './reading-changes-by-transaction.migration';
 import { ReadingResets1764600000000 } from './reading-resets.migration';
 import { ReadingChangesTruncate1764700000000 } from './reading-changes-truncate.migration';
+import { ReadingDays1765100000000 } from './reading-days.migration';
 
 /**
  * The read model's tables live in the `ingest` schema (ingest writes them;
@@ -36,6 +37,7 @@ export const ingestStore: ServiceStore = {
     OrgLeadingKeys1764800000000,
     DeviceAlarmLog1764900000000,
     IngestJobs1765000000200,
+    ReadingDays1765100000000,
   ],
   entities: [],
 };
