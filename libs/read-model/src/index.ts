@@ -16,3 +16,4 @@ export * from './device-history';
 export * from './export-day';
 export * from './alerts';
 export * from './change-log/reading-changes-after';
+export * from './readings/reading-day';
