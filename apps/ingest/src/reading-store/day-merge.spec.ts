@@ -15,7 +15,7 @@ const day = (d: number, readings: [hour: number, value: number, seq: number][], 
 });
 const intervals = (days: readonly ReadingDay[]) => {
   const out: [number, number | null, number, boolean, number][] = [];
-  for (const d of days) walkDay(d, (r, readAt, prevAt, delta, reset, cum) => out.push([readAt, prevAt, delta, reset, cum]));
+  for (const d of days) walkDay(d, (_, readAt, prevAt, delta, reset, cum) => out.push([readAt, prevAt, delta, reset, cum]));
   return out;
 };
 
