@@ -9,20 +9,22 @@ import { createDataSource, PreparedQueries, quoteIdentifier } from '@meter/persi
 import { streamExportDay } from '@meter/read-model';
 import { percentile, round } from '../shared/processes';
 import { seedReadModel } from '../shared/read-model-seed';
-import { fleetReadings, HOUR } from './fleet-readings';
+import { fleetCorrections, fleetReadings, HOUR } from './fleet-readings';
+import { rawInsertRate } from './raw-baseline';
 import { routeQueries } from './route-queries';
-import { perReading, storageFigures, type StorageFigures } from './storage-figures';
+import { describeStore, storageFigures, type StorageFigures } from './storage-figures';
 
 /**
  * bench:scale — one organization with a large fleet (BENCH_SCALE_METERS,
  * 10,000, x BENCH_SCALE_DAYS, 60, of hourly readings, stored through
  * ingest's batch writer) and a 3-meter organization in the same database:
- * the writer's readings/s over the load, bytes per reading of the reading
- * store, p50/p99 of each gateway route's queries for the small organization
+ * the writer's readings/s over the load against a raw insert of the same
+ * readings, bytes per reading of each reading store after the load and
+ * after corrections to 1 % of the readings, p50/p99 of each gateway route's queries for the small organization
  * on that database and on one holding only the small organization, the
  * large organization's 100-device dashboard, and one export day of the
- * whole fleet (time, peak RSS). Writes docs/benchmarks.md. A benchmark, not
- * a test: it never fails on the numbers.
+ * whole fleet (time, peak RSS), each against issue 25's target. Writes
+ * docs/benchmarks.md. A benchmark, not a test: it never fails on the numbers.
  */
 const ROOT = join(__dirname, '..', '..', '..');
 const DATABASE_SERVER = process.env.BENCH_DATABASE_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -39,11 +41,16 @@ const BIG = 'org_fleet';
 const SMALL = 'org_small';
 const RESULTS_START = '<!-- bench:scale results: written by npm run bench:scale -->';
 const RESULTS_END = '<!-- end of bench:scale results -->';
+/** Days of the fleet the raw-insert baseline writes (the rate, not the volume, is compared). */
+const RAW_DAYS = Math.min(DAYS, 5);
 
 interface Load {
   readings: number;
   seconds: number;
   storage: StorageFigures;
+  /** readings/s of the raw insert of the fleet's first RAW_DAYS days */
+  rawRate: number;
+  corrections: { readings: number; seconds: number; storage: StorageFigures } | null;
 }
 
 async function createDatabase(admin: Client, name: string): Promise<string> {
@@ -54,11 +61,27 @@ async function createDatabase(admin: Client, name: string): Promise<string> {
 }
 
 async function load(url: string, withFleet: boolean): Promise<Load> {
+  const rawRate = withFleet ? await rawInsertRate(url, fleetReadings(BIG, METERS, RAW_DAYS, START)) : NaN;
   const started = performance.now();
   if (withFleet) await seedReadModel(url, fleetReadings(BIG, METERS, DAYS, START));
   const seconds = (performance.now() - started) / 1000;
   await seedReadModel(url, fleetReadings(SMALL, 3, DAYS, START));
-  return { readings: withFleet ? METERS * DAYS * 24 : 0, seconds, storage: await analyzed(url) };
+  const storage = await analyzed(url);
+  return { readings: withFleet ? METERS * DAYS * 24 : 0, seconds, storage, rawRate, corrections: withFleet ? await correct(url) : null };
+}
+
+/** Corrections to 1 % of the fleet's readings, through the batch writer; then the stores' sizes again. */
+async function correct(url: string): Promise<NonNullable<Load['corrections']>> {
+  let readings = 0;
+  const counted = function* () {
+    for (const batch of fleetCorrections(BIG, METERS, DAYS, START)) {
+      readings += batch.readings?.length ?? 0;
+      yield batch;
+    }
+  };
+  const started = performance.now();
+  await seedReadModel(url, counted());
+  return { readings, seconds: (performance.now() - started) / 1000, storage: await analyzed(url) };
 }
 
 async function analyzed(url: string): Promise<StorageFigures> {
@@ -137,15 +160,33 @@ async function exportDay(url: string): Promise<{ seconds: number; channels: numb
   return { seconds: round((performance.now() - started) / 1000, 2), channels, peakRssMb: round((peak - base) / 2 ** 20) };
 }
 
-function report(
-  loaded: Load,
-  empty: StorageFigures,
-  small: Map<string, { p50: number; p99: number }>,
-  smallEmpty: typeof small,
-  fleet: typeof small,
-  exported: Awaited<ReturnType<typeof exportDay>>,
-) {
+/** One line per target of issue 25: the figure and whether it is met. */
+function targets(loaded: Load, small: Timings, smallEmpty: Timings, fleet: Timings): string[] {
   const s = loaded.storage;
+  const days = describeStore(s.days, s.changeLogBytes, s.readings).total;
+  const corrected =
+    loaded.corrections && describeStore(loaded.corrections.storage.days, loaded.corrections.storage.changeLogBytes, loaded.corrections.storage.readings).total;
+  const ratios = [...small].map(([route, t]) => ({ route, ratio: round(t.p50 / smallEmpty.get(route)!.p50, 2) }));
+  const worst = ratios.reduce((a, b) => (b.ratio > a.ratio ? b : a));
+  const p99 = fleet.get('dashboard')!.p99;
+  const met = (ok: boolean) => (ok ? '**met**' : '**missed**');
+  return [
+    `- compact store, after the load: ${days} B/reading (target at most 24): ${met(days <= 24)}`,
+    ...(corrected === null ? [] : [`- compact store, after the corrections: ${corrected} B/reading (target at most 24): ${met(corrected <= 24)}`]),
+    `- small organization, loaded within 1.5x of alone (p50) on every route: worst ${worst.ratio}x (${worst.route}): ${met(worst.ratio <= 1.5)}`,
+    `- the large organization's 100-device dashboard p99 under 50 ms: ${p99} ms: ${met(p99 < 50)}`,
+    ...(Number.isNaN(loaded.seconds) || Number.isNaN(loaded.rawRate)
+      ? []
+      : [
+          `- batch writer against the raw insert of the same readings: ratio ${round(loaded.readings / loaded.seconds / loaded.rawRate, 2)} (reported; bench:ingest holds the ingest ratio)`,
+        ]),
+  ];
+}
+
+function report(loaded: Load, empty: StorageFigures, small: Timings, smallEmpty: Timings, fleet: Timings, exported: Awaited<ReturnType<typeof exportDay>>) {
+  const s = loaded.storage;
+  const mib = (f: StorageFigures) => round((f.rows.heapBytes + f.rows.indexBytes + f.days.heapBytes + f.days.indexBytes) / 2 ** 20, 1);
+  const c = loaded.corrections;
   const lines = [
     RESULTS_START,
     '',
@@ -155,11 +196,18 @@ function report(
     ...(Number.isNaN(loaded.seconds)
       ? []
       : [
-          `- Load through ingest's batch writer (one connection, 100 meters x 1 day a transaction): ${Math.round(loaded.readings / loaded.seconds).toLocaleString('en')} readings/s.`,
+          `- Load through ingest's batch writer (one connection, 100 meters x 1 day a transaction, both stores written): ${Math.round(loaded.readings / loaded.seconds).toLocaleString('en')} readings/s; ` +
+            `the raw insert of the same readings (its first ${RAW_DAYS} days, the same transactions): ${Math.round(loaded.rawRate).toLocaleString('en')} readings/s.`,
         ]),
-    `- Reading store after the load (VACUUM ANALYZE): ${perReading(s.heapBytes + s.indexBytes + s.toastBytes + s.changeLogBytes, s.readings)} B/reading all included: ` +
-      `heap ${perReading(s.heapBytes, s.readings)}, indexes ${perReading(s.indexBytes, s.readings)}, TOAST ${perReading(s.toastBytes, s.readings)}, change log ${perReading(s.changeLogBytes, s.readings)} ` +
-      `(${round((s.heapBytes + s.indexBytes + s.toastBytes + s.changeLogBytes) / 2 ** 30, 2)} GiB for ${s.readings.toLocaleString('en')} readings; the small organization's database alone: ${round((empty.heapBytes + empty.indexBytes) / 2 ** 20, 1)} MiB).`,
+    `- Compact store (\`ingest.reading_days\`) after the load (VACUUM ANALYZE): ${describeStore(s.days, s.changeLogBytes, s.readings).text}.`,
+    `- Row store (\`ingest.readings\`, retired at the switch) after the load: ${describeStore(s.rows, s.changeLogBytes, s.readings).text} ` +
+      `(${s.readings.toLocaleString('en')} readings; the small organization's database alone, both stores: ${mib(empty)} MiB).`,
+    ...(c === null
+      ? []
+      : [
+          `- Corrections to 1 % of the readings (${c.readings.toLocaleString('en')}, the last 7 days, 100 meters a transaction): ${round(c.seconds, 1)} s; then (VACUUM ANALYZE) ` +
+            `compact store ${describeStore(c.storage.days, c.storage.changeLogBytes, c.storage.readings).text}; row store ${describeStore(c.storage.rows, c.storage.changeLogBytes, c.storage.readings).total} B/reading.`,
+        ]),
     `- Export day of the whole fleet (the exporter's query, ${exported.channels.toLocaleString('en')} channel-days, no file written): ${exported.seconds} s, peak RSS growth ${exported.peakRssMb} MiB.`,
     '',
     '| route (its queries) | small org, loaded: p50 / p99 ms | small org, alone: p50 / p99 ms | loaded / alone (p50) |',
@@ -170,6 +218,10 @@ function report(
     }),
     '',
     `The large organization's 100-device dashboard: p50 ${fleet.get('dashboard')!.p50} ms, p99 ${fleet.get('dashboard')!.p99} ms.`,
+    '',
+    'Targets (issue 25):',
+    '',
+    ...targets(loaded, small, smallEmpty, fleet),
     '',
     RESULTS_END,
   ];
@@ -191,8 +243,8 @@ async function main() {
     let empty: Load;
     if (REUSE) {
       urls = REUSE.map((name) => Object.assign(new URL(DATABASE_SERVER), { pathname: `/${name}` }).toString());
-      loaded = { readings: METERS * DAYS * 24, seconds: NaN, storage: await analyzed(urls[0]) };
-      empty = { readings: 0, seconds: 0, storage: await analyzed(urls[1]) };
+      loaded = { readings: METERS * DAYS * 24, seconds: NaN, storage: await analyzed(urls[0]), rawRate: NaN, corrections: null };
+      empty = { readings: 0, seconds: 0, storage: await analyzed(urls[1]), rawRate: NaN, corrections: null };
     } else {
       urls = [await createDatabase(admin, names[0]), await createDatabase(admin, names[1])];
       console.error(`loading ${METERS} meters x ${DAYS} days into ${names[0]}`);

@@ -1,24 +1,52 @@
 import type { Client } from 'pg';
 
-export interface StorageFigures {
-  readings: number;
+export interface StoreFigures {
   heapBytes: number;
   indexBytes: number;
   toastBytes: number;
+}
+
+export interface StorageFigures {
+  readings: number;
+  /** one row per reading: every partition of `ingest.readings` */
+  rows: StoreFigures;
+  /** the compact store: every partition of `ingest.reading_days` */
+  days: StoreFigures;
   changeLogBytes: number;
 }
 
-/** What the reading store takes on disk, every partition of `ingest.readings` and the change log. */
+/** What the reading stores take on disk, every partition of each, and the change log. */
 export async function storageFigures(db: Client): Promise<StorageFigures> {
-  const { rows } = await db.query<{ heap: string; index: string; total: string; changes: string; readings: string }>(`
-    SELECT sum(pg_relation_size(relid)) AS heap, sum(pg_indexes_size(relid)) AS index, sum(pg_total_relation_size(relid)) AS total,
-           pg_total_relation_size('ingest.reading_changes') AS changes,
-           (SELECT count(*) FROM ingest.readings) AS readings
-    FROM pg_partition_tree('ingest.readings') WHERE isleaf`);
-  const r = rows[0];
-  const [heap, index, total] = [Number(r.heap), Number(r.index), Number(r.total)];
-  return { readings: Number(r.readings), heapBytes: heap, indexBytes: index, toastBytes: total - heap - index, changeLogBytes: Number(r.changes) };
+  const store = async (table: string): Promise<StoreFigures> => {
+    const { rows } = await db.query<{ heap: string | null; index: string | null; total: string | null }>(
+      `SELECT sum(pg_relation_size(relid)) AS heap, sum(pg_indexes_size(relid)) AS index, sum(pg_total_relation_size(relid)) AS total
+       FROM pg_partition_tree($1::regclass) WHERE isleaf`,
+      [table],
+    );
+    const [heap, index, total] = [Number(rows[0].heap ?? 0), Number(rows[0].index ?? 0), Number(rows[0].total ?? 0)];
+    return { heapBytes: heap, indexBytes: index, toastBytes: total - heap - index };
+  };
+  const { rows } = await db.query<{ changes: string; readings: string }>(
+    `SELECT pg_total_relation_size('ingest.reading_changes') AS changes, (SELECT count(*) FROM ingest.readings) AS readings`,
+  );
+  return {
+    readings: Number(rows[0].readings),
+    rows: await store('ingest.readings'),
+    days: await store('ingest.reading_days'),
+    changeLogBytes: Number(rows[0].changes),
+  };
 }
 
 /** Bytes per reading, one decimal. */
 export const perReading = (bytes: number, readings: number) => Math.round((bytes / readings) * 10) / 10;
+
+/** A store's bytes per reading with the change log, all included, and its parts. */
+export function describeStore(store: StoreFigures, changeLogBytes: number, readings: number): { total: number; text: string } {
+  const total = perReading(store.heapBytes + store.indexBytes + store.toastBytes + changeLogBytes, readings);
+  return {
+    total,
+    text:
+      `${total} B/reading all included: heap ${perReading(store.heapBytes, readings)}, indexes ${perReading(store.indexBytes, readings)}, ` +
+      `TOAST ${perReading(store.toastBytes, readings)}, change log ${perReading(changeLogBytes, readings)}`,
+  };
+}
