@@ -1,5 +1,6 @@
 import type { QueryRunner } from 'typeorm';
 import { ADVISORY_LOCKS } from '@meter/persistence';
+import { lockDevices } from '../devices/device-locks';
 import { openEpisodes } from './episode-store';
 import { noCommunicationMessage, silenceLimitPassedAt } from './rules';
 
@@ -29,10 +30,10 @@ export async function checkSilences(runner: QueryRunner, nowMs: number): Promise
     [now],
   );
   if (candidates.length === 0) return 0;
-  const devices = [...new Set(candidates.map((c) => `${c.o}:${c.d}`))].sort();
-  await runner.query(`SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest($1::text[]) AS k ORDER BY h) AS s`, [
-    devices,
-  ]);
+  await lockDevices(
+    runner,
+    candidates.map((c) => ({ orgId: c.o, deviceId: c.d })),
+  );
   // Under the locks: only channels whose latest reading is still the one judged.
   const still: { i: number }[] = await runner.query(
     `SELECT u.i FROM unnest($1::int[], $2::text[], $3::bigint[], $4::smallint[], $5::float8[]) AS u(i, o, d, c, latest)

@@ -2,7 +2,8 @@ import type { QueryRunner } from 'typeorm';
 import { recordAlerts } from '../alerts/record-alerts';
 import { appendedSpans, raisedAlarmSpans, recordReadingChanges } from '../change-log/reading-changes';
 import { applyDeviceUpdate, registerUnknownDevices } from '../devices/device-store';
-import { channelKeyer, deviceLockKeys, latestPerKey, type ReadingRow } from '../reading-store/reading-batch';
+import { lockDevices } from '../devices/device-locks';
+import { channelKeyer, latestPerKey, type ReadingRow } from '../reading-store/reading-batch';
 import { writeReadingDays } from '../reading-store/reading-days';
 import { writeReadings, type ChangedRange } from '../reading-store/reading-store';
 import type { AlarmUpdate, DeviceUpdate } from './updates';
@@ -26,7 +27,7 @@ export async function writeBatch(
   alarms: readonly AlarmUpdate[] = [],
   options: { alertRules?: boolean; nowMs?: number } = {},
 ): Promise<BatchResult> {
-  await lockDevices(runner, deviceLockKeys([...devices, ...readings, ...alarms]));
+  await lockDevices(runner, [...devices, ...readings, ...alarms]);
   for (const update of [...devices].sort((a, b) => a.seq - b.seq)) await applyDeviceUpdate(runner, update);
   if (readings.length === 0) {
     if (alarms.length > 0) {
@@ -53,11 +54,6 @@ export async function writeBatch(
 /** An alarm of an unknown device registers it as a reading would: the alarm's channel and time. */
 const alarmRows = (alarms: readonly AlarmUpdate[]): ReadingRow[] =>
   alarms.map((a) => ({ orgId: a.orgId, deviceId: a.deviceId, channel: a.alarm.channel, readAt: a.alarm.at, value: 0, seq: a.seq }));
-
-async function lockDevices(runner: QueryRunner, keys: readonly string[]) {
-  // pg_advisory_xact_lock is volatile, so it runs after the sort: ascending hash order.
-  await runner.query(`SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest($1::text[]) AS k ORDER BY h) AS s`, [keys]);
-}
 
 /** A late reading's or a correction's span, widened to its stored neighbours when recorded. */
 const lateSpan = (r: ChangedRange) => ({

@@ -1,6 +1,7 @@
 import type { QueryRunner } from 'typeorm';
 import type { Queryable } from '@meter/read-model';
 import { rebuildDeviceAlerts } from '../alerts/rebuild-alerts';
+import { lockDevices } from '../devices/device-locks';
 import { rebuildIntervals } from '../reading-store/reading-store';
 
 /**
@@ -13,7 +14,7 @@ import { rebuildIntervals } from '../reading-store/reading-store';
  * of reading rows that changed.
  */
 export async function rebuildDevice(runner: QueryRunner, orgId: string, deviceId: number): Promise<number> {
-  await runner.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`${orgId}:${deviceId}`]);
+  await lockDevices(runner, [{ orgId, deviceId }]);
   const changed = await rebuildIntervals(runner, orgId, deviceId);
   await rebuildDeviceAlerts(runner, orgId, deviceId);
   return changed;
