@@ -15,6 +15,8 @@ export const ADVISORY_LOCKS = {
   alertOutbox: 74_210_401,
   /** Ingest's clock check for silent devices (NO_COMMUNICATION). */
   silenceCheck: 74_210_402,
+  /** Ingest's backfill of the compact reading store: one backfiller at a time (the periodic job, the CLI). */
+  readingDaysBackfill: 74_210_403,
   /** The integrations' export outbox relay to OUTBOUND_EVENTS. */
   exportOutbox: 74_210_501,
   /** The integrations' pruning of old webhook deliveries and events. */

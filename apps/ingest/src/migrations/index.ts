@@ -13,6 +13,7 @@ import { ReadingChangesByTransaction1764400000000 } from './reading-changes-by-t
 import { ReadingResets1764600000000 } from './reading-resets.migration';
 import { ReadingChangesTruncate1764700000000 } from './reading-changes-truncate.migration';
 import { ReadingDays1765100000000 } from './reading-days.migration';
+import { ReadingDaysBackfill1765100000100 } from './reading-days-backfill.migration';
 
 /**
  * The read model's tables live in the `ingest` schema (ingest writes them;
@@ -38,6 +39,7 @@ export const ingestStore: ServiceStore = {
     DeviceAlarmLog1764900000000,
     IngestJobs1765000000200,
     ReadingDays1765100000000,
+    ReadingDaysBackfill1765100000100,
   ],
   entities: [],
 };
