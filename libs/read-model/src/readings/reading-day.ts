@@ -21,8 +21,19 @@ export interface ReadingDay {
   cumBefore: number;
 }
 
-/** The instant (epoch ms) of a packed reading of `day`. */
-export const readAtOf = (day: number, us: number) => day * DAY_MS + us / 1000;
+const DAY_US = 86_400_000_000;
+
+/**
+ * The instant (epoch ms) of a packed reading of `day`: the exact microseconds
+ * divided by 1000, rounded once, as `(extract(epoch from t) * 1000)::float8`
+ * and `epochMsAt`; beyond ±2^53 µs of 1970, whole ms plus the µs rest.
+ */
+export function readAtOf(day: number, us: number): number {
+  const total = day * DAY_US + us;
+  if (Number.isSafeInteger(total)) return total / 1000;
+  const exact = BigInt(day) * BigInt(DAY_US) + BigInt(us);
+  return Number(exact / 1000n) + Number(exact % 1000n) / 1000;
+}
 /** The UTC day (days since 1970-01-01) of an instant. */
 export const dayOf = (readAt: number) => Math.floor(readAt / DAY_MS);
 
