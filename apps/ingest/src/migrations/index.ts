@@ -14,6 +14,7 @@ import { ReadingResets1764600000000 } from './reading-resets.migration';
 import { ReadingChangesTruncate1764700000000 } from './reading-changes-truncate.migration';
 import { ReadingDays1765100000000 } from './reading-days.migration';
 import { ReadingDaysBackfill1765100000100 } from './reading-days-backfill.migration';
+import { ReadingDaysSql1765100000200 } from './reading-days-sql.migration';
 
 /**
  * The read model's tables live in the `ingest` schema (ingest writes them;
@@ -40,6 +41,7 @@ export const ingestStore: ServiceStore = {
     IngestJobs1765000000200,
     ReadingDays1765100000000,
     ReadingDaysBackfill1765100000100,
+    ReadingDaysSql1765100000200,
   ],
   entities: [],
 };
