@@ -46,7 +46,7 @@ function daysOf(rows: readonly Row[]): ReadingDay[] {
   return days;
 }
 
-/** What day-rows-sql's spans load of a channel: the days [first, last], the last row before, the first `after` rows after. */
+/** What day-rows.ts's spans load of a channel: the days [first, last], the last row before, the first `after` rows after. */
 function loaded(days: readonly ReadingDay[], spans: readonly { first: number; last: number; before?: boolean; after?: number }[]): ReadingDay[] {
   const picked = new Set<ReadingDay>();
   for (const { first, last, before, after = 0 } of spans) {

@@ -6,7 +6,7 @@ import { readAtOf, walkDay, type ReadingDay } from './reading-day';
  * one channel's day rows of the compact store, ascending by day. Each row
  * carries the channel's reading before it, so the rows need not be
  * consecutive: a question about an instant t needs the row of t's day, the
- * last row before it and the first row after it (`day-rows-sql.ts` loads
+ * last row before it and the first row after it (`day-rows.ts` loads
  * exactly those), a question about a window the rows of its days. Readings
  * are whole milliseconds (as ingest stores them), so instants and their
  * differences are exact doubles, as the SQL's.
