@@ -52,7 +52,10 @@ describe('ingest reads of the compact store answer as those of the row store', (
 
   /** Arguments: every stored instant, a millisecond either side, midnights, random instants, and before the first and after the last. */
   async function instants(): Promise<number[]> {
-    const stored: { at: number }[] = await ds.query(`SELECT (extract(epoch from read_at) * 1000)::float8 AS at FROM ingest.readings WHERE org_id = $1`, [ORG]);
+    const stored: { at: number }[] = await ds.query(
+      `SELECT (extract(epoch from read_at) * 1000)::float8 AS at FROM ingest.readings WHERE org_id = $1 ORDER BY read_at, device_id, channel`,
+      [ORG],
+    );
     const ats = stored.map((s) => s.at);
     const lo = Math.min(...ats);
     const hi = Math.max(...ats);
