@@ -28,7 +28,8 @@ export async function readingHistoriesFromDays(
   const reach = channels.map((c) => Math.max(HISTORY_MS, c.flowWindowMs));
   const rows: (DayRowColumns & { i: number; first: boolean })[] = await db.query(
     `SELECT k.i::int AS i, x.* FROM unnest($1::text[], $2::bigint[], $3::smallint[], $4::int[], $5::int[]) WITH ORDINALITY AS k(o, d, c, top, back, i)
-     CROSS JOIN LATERAL (SELECT coalesce(date '1970-01-01' + k.top, (SELECT max(r.day) FROM ingest.reading_days r WHERE ${SAME_CHANNEL})) AS top) t
+     -- OFFSET 0 keeps the latest-day probe evaluated once per channel, not once per use of \`top\`
+     CROSS JOIN LATERAL (SELECT coalesce(date '1970-01-01' + k.top, (SELECT max(r.day) FROM ingest.reading_days r WHERE ${SAME_CHANNEL})) AS top OFFSET 0) t
      CROSS JOIN LATERAL (
        (SELECT true AS first, ${DAY_ROW_COLUMNS} FROM ingest.reading_days r WHERE ${SAME_CHANNEL} ORDER BY r.day LIMIT 1)
        UNION ALL
