@@ -1,8 +1,9 @@
 import type { Interval, RaisedEpisode, RegisterReading } from '@meter/consumption';
 import type { ClientBase } from 'pg';
 import Cursor from 'pg-cursor';
-import { epochMsAt } from './readings/packed-intervals';
-import { PACKED_INTERVALS, READING_AT, intervalsByChannel } from './readings/reading-sql';
+import { intervalsOverlappingDays, readingAfter, readingAtOrBefore } from './readings/day-answers';
+import { DAY_ROWS, instantOf, readingDaysOf } from './readings/day-rows';
+import { dayOf } from './readings/reading-day';
 
 /**
  * What the batch export reads of one channel of one device for one local
@@ -28,16 +29,14 @@ export interface ChannelDay {
 
 /**
  * One row per device and channel of the organization activated before the
- * day's end, ordered by device id then channel: what one export day needs,
- * in one pass over the devices' primary key with index probes per channel.
+ * day's end, ordered by device id then channel: per channel, the compact
+ * store's day rows of [start, end], the last before and the first after
+ * them, which hold the intervals overlapping the day and the readings around
+ * both ends, in one pass over the devices' primary key with index probes.
  */
 const EXPORT_DAY_SQL = `
   SELECT d.device_id::float8 AS device_id, c.channel, d.unit, d.decimal_places,
-    ${PACKED_INTERVALS('$2::timestamptz', '$3::timestamptz')} AS packed,
-    ${READING_AT('<=', '$2::timestamptz')} AS start_before,
-    ${READING_AT('>', '$2::timestamptz')} AS start_after,
-    ${READING_AT('<=', '$3::timestamptz')} AS end_before,
-    ${READING_AT('>', '$3::timestamptz')} AS end_after,
+    ${DAY_ROWS([{ first: '$4', last: '$5', before: true, after: 1 }])} AS days,
     (SELECT coalesce(json_agg(json_build_object('code', e.code, 'raisedAt', (extract(epoch from e.raised_at) * 1000)::float8, 'message', e.message)
                               ORDER BY e.raised_at), '[]'::json)
      FROM ingest.alert_episodes e
@@ -52,30 +51,22 @@ interface ExportDayRow {
   channel: number;
   unit: string;
   decimal_places: number;
-  packed: Buffer;
-  start_before: Buffer | null;
-  start_after: Buffer | null;
-  end_before: Buffer | null;
-  end_after: Buffer | null;
+  days: Buffer | null;
   raised: RaisedEpisode[];
 }
 
-function reading(bytes: Buffer | null): (RegisterReading & { reset: boolean }) | undefined {
-  if (bytes === null) return undefined;
-  return { readAt: epochMsAt(bytes, 0), value: bytes.readDoubleBE(8), reset: bytes[16] !== 0 };
-}
-
-function toChannelDay(r: ExportDayRow): ChannelDay {
+function toChannelDay(r: ExportDayRow, start: number, end: number): ChannelDay {
+  const days = readingDaysOf(r.days);
   return {
     deviceId: r.device_id,
     channel: r.channel,
     unit: r.unit,
     decimalPlaces: r.decimal_places,
-    intervals: intervalsByChannel([r]).get(r.channel) ?? [],
-    startBefore: reading(r.start_before),
-    startAfter: reading(r.start_after),
-    endBefore: reading(r.end_before),
-    endAfter: reading(r.end_after),
+    intervals: intervalsOverlappingDays(days, start, end),
+    startBefore: readingAtOrBefore(days, start),
+    startAfter: readingAfter(days, start),
+    endBefore: readingAtOrBefore(days, end),
+    endAfter: readingAfter(days, end),
     raised: r.raised,
   };
 }
@@ -101,12 +92,21 @@ export async function exportDayDecimalPlaces(client: ClientBase, orgId: string, 
  * (REPEATABLE READ gives every batch the same snapshot).
  */
 export async function* streamExportDay(client: ClientBase, orgId: string, start: number, end: number, batchRows = 2000): AsyncGenerator<ChannelDay[]> {
-  const cursor = client.query(new Cursor<ExportDayRow>(EXPORT_DAY_SQL, [orgId, new Date(start).toISOString(), new Date(end).toISOString()]));
+  const [from, to] = [instantOf(start), instantOf(end)];
+  const cursor = client.query(
+    new Cursor<ExportDayRow>(EXPORT_DAY_SQL, [
+      orgId,
+      new Date(from).toISOString(),
+      new Date(to).toISOString(),
+      dayOf(Math.min(from, to)),
+      dayOf(Math.max(from, to)),
+    ]),
+  );
   try {
     for (;;) {
       const rows = await cursor.read(batchRows);
       if (rows.length === 0) return;
-      yield rows.map(toChannelDay);
+      yield rows.map((r) => toChannelDay(r, from, to));
     }
   } finally {
     await cursor.close();

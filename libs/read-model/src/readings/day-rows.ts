@@ -1,5 +1,5 @@
 import { unpackDay } from './day-pack';
-import { epochMsAt } from './packed-intervals';
+import { epochMsAt } from './timestamp-bytes';
 import type { ReadingDay } from './reading-day';
 
 /**

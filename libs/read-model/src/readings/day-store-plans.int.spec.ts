@@ -3,9 +3,9 @@ import { Client, type ClientBase } from 'pg';
 import { isolatedInfra, type IsolatedInfra } from '@meter/testing';
 import type { Queryable } from '../records';
 import { packDay } from './day-pack';
-import { deviceHistory } from './day-device-history';
-import { streamExportDay } from './day-export-day';
-import { consumptionInWindow, coveredChannels, intervalsOverlapping, latestReadings, resetsInWindow, storedReadingCount } from './day-reading-reader';
+import { deviceHistory } from '../device-history';
+import { streamExportDay } from '../export-day';
+import { consumptionInWindow, coveredChannels, intervalsOverlapping, latestReadings, resetsInWindow, storedReadingCount } from './reading-reader';
 import { DAY_MS, dayOf, walkDay, type ReadingDay } from './reading-day';
 
 /**
