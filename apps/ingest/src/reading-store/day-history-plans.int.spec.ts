@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import type { QueryRunner } from 'typeorm';
 import { DAY_MS, dayOf, packDay, walkDay, type Queryable, type ReadingDay } from '@meter/read-model';
 import { isolatedInfra, type IsolatedInfra } from '@meter/testing';
-import { firstReadingAtFromDays, readingHistoriesFromDays, readingsAfterFromDays, widenToNeighboursFromDays } from './day-history';
+import { firstReadingAt, readingHistories, readingsAfter, widenToNeighbours } from './reading-history';
 import { rebuildReadingDays } from './day-rebuild';
 
 /**
@@ -143,7 +143,7 @@ describe("ingest's reads of the compact store follow the asked channels, not the
       4 * (1 + 11),
       async (db) => {
         const upTo = at('2026-10-20T05:00:00Z');
-        const histories = await readingHistoriesFromDays(
+        const histories = await readingHistories(
           db,
           keys.map((k) => ({ ...k, upTo, flowWindowMs: 9 * DAY_MS + 3_600_000 })),
         );
@@ -155,19 +155,19 @@ describe("ingest's reads of the compact store follow the asked channels, not the
       true,
       4 * (1 + 1 + 3),
       async (db) => {
-        const histories = await readingHistoriesFromDays(
+        const histories = await readingHistories(
           db,
           keys.map((k) => ({ ...k, upTo: null, flowWindowMs: 3_600_000 })),
         );
         expect(histories.map((h) => h.lastFlowAt)).toEqual([...CALLER_CHANNELS.map(() => START + (HOURS - 1) * 3_600_000), null]);
       },
     ],
-    ['first reading of a device', false, (2 + 1) * PARTITIONS + 2, async (db) => expect(await firstReadingAtFromDays(db, CALLER, 1)).toBe(START)],
+    ['first reading of a device', false, (2 + 1) * PARTITIONS + 2, async (db) => expect(await firstReadingAt(db, CALLER, 1)).toBe(START)],
     [
       'readings after an instant, a chunk of 500',
       true,
       4 + 8 + 16,
-      async (db) => expect(await readingsAfterFromDays(db, keys[0], at('2026-10-20T05:00:00Z'), 500)).toHaveLength(500),
+      async (db) => expect(await readingsAfter(db, keys[0], at('2026-10-20T05:00:00Z'), 500)).toHaveLength(500),
     ],
     [
       'neighbours of spans',
@@ -175,7 +175,7 @@ describe("ingest's reads of the compact store follow the asked channels, not the
       4 * 3,
       async (db) => {
         const spans = keys.map((k) => ({ ...k, start: at('2026-10-20T05:30:00Z'), end: at('2026-10-21T23:30:00Z') }));
-        expect((await widenToNeighboursFromDays(db, spans)).map((s) => [s.start, s.end])).toEqual([
+        expect((await widenToNeighbours(db, spans)).map((s) => [s.start, s.end])).toEqual([
           ...CALLER_CHANNELS.map(() => [at('2026-10-20T05:00:00Z'), at('2026-10-22T00:00:00Z')]),
           [spans[3].start, spans[3].end],
         ]);

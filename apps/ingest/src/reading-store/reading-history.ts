@@ -1,11 +1,16 @@
-import type { Queryable } from '@meter/read-model';
+import { DAY_MS, dayOf, type Queryable, type ReadingDay } from '@meter/read-model';
 import type { ChannelKey } from './reading-batch';
+import { collectAfter, firstAfter, firstReadAt, intervalsIn, lastBefore, lastFlowIn, lastReadAt } from './day-intervals';
+import { DAY_ROW_COLUMNS, readingDayOf, type DayRowColumns } from './day-row';
 
 /**
- * What ingest reads back of `ingest.readings` besides the batch's own
- * latest readings: the history the alert rules rebuild a channel's state
- * from, a device's first reading, the neighbours of changed spans, and a
- * channel's readings in order for a rebuild.
+ * What ingest reads back of the compact store (`ingest.reading_days`)
+ * besides the batch's own day rows: the history the alert rules rebuild a
+ * channel's state from, a device's first reading, the neighbours of changed
+ * spans, and a channel's readings in order for a rebuild of its alerts. Each
+ * loads only the day rows it needs, by index probes and ranges on the
+ * primary key (org, device, channel, day), and derives the intervals in TS
+ * (day-intervals.ts).
  */
 
 /** A stored reading with the interval that ends at it (docs/read-model.md). */
@@ -17,8 +22,6 @@ export interface StoredInterval {
   cum: number;
 }
 
-const ms = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
-
 /** A channel's stored history around `upTo` (its latest reading when null), enough to rebuild its alert state. */
 export interface ReadingHistory extends ChannelKey {
   /** the readings of the 26 hours up to `upTo`, oldest first */
@@ -28,96 +31,137 @@ export interface ReadingHistory extends ChannelKey {
   lastFlowAt: number | null;
 }
 
+const HISTORY_MS = 26 * 3_600_000;
+const SAME_CHANNEL = 'r.org_id = k.o AND r.device_id = k.d AND r.channel = k.c';
+
 /**
- * The stored history of channels whose alert state must be rebuilt (late
- * readings changed it, or it predates the rules): one query, index ranges
- * only. `flowWindowMs`: how far before `upTo` to look for consumption.
+ * `readingHistories`: per channel, its first row and the rows of the days
+ * from `upTo` back over the longer of the 26 hours and the flow window (the
+ * latest row's day when `upTo` is null), in one query.
  */
 export async function readingHistories(
   db: Queryable,
   channels: readonly (ChannelKey & { upTo: number | null; flowWindowMs: number })[],
 ): Promise<ReadingHistory[]> {
   if (channels.length === 0) return [];
-  const rows: { o: string; d: number; c: number; first_at: number | null; last_flow_at: number | null; at: number[] | null; delta: number[]; cum: number[] }[] =
-    await db.query(
-      `WITH k AS (
-         SELECT o, d, c, flow_window,
-           coalesce(up_to, (SELECT max(r.read_at) FROM ingest.readings r WHERE r.org_id = o AND r.device_id = d AND r.channel = c)) AS up_to
-         FROM unnest($1::text[], $2::bigint[], $3::smallint[], $4::timestamptz[], $5::float8[]) AS u(o, d, c, up_to, flow_window)
-       )
-       SELECT k.o, k.d::float8 AS d, k.c::int AS c,
-         (SELECT ${ms('min(r.read_at)')} FROM ingest.readings r WHERE r.org_id = k.o AND r.device_id = k.d AND r.channel = k.c) AS first_at,
-         (SELECT ${ms('max(r.read_at)')} FROM ingest.readings r WHERE r.org_id = k.o AND r.device_id = k.d AND r.channel = k.c
-            AND r.read_at <= k.up_to AND r.read_at >= k.up_to - k.flow_window * interval '1 millisecond' AND r.delta > 0) AS last_flow_at,
-         w.at, w.delta, w.cum
-       FROM k CROSS JOIN LATERAL (
-         SELECT array_agg(${ms('r.read_at')} ORDER BY r.read_at) AS at, array_agg(r.delta ORDER BY r.read_at) AS delta, array_agg(r.cum ORDER BY r.read_at) AS cum
-         FROM ingest.readings r WHERE r.org_id = k.o AND r.device_id = k.d AND r.channel = k.c
-           AND r.read_at <= k.up_to AND r.read_at >= k.up_to - interval '26 hours') w`,
-      [
-        channels.map((c) => c.orgId),
-        channels.map((c) => c.deviceId),
-        channels.map((c) => c.channel),
-        channels.map((c) => (c.upTo === null ? null : new Date(c.upTo).toISOString())),
-        channels.map((c) => c.flowWindowMs),
-      ],
-    );
-  return rows.map((r) => ({
-    orgId: r.o,
-    deviceId: r.d,
-    channel: r.c,
-    firstAt: r.first_at,
-    lastFlowAt: r.last_flow_at,
-    readings: (r.at ?? []).map((at, i) => ({ readAt: Number(at), delta: Number(r.delta[i]), cum: Number(r.cum[i]) })),
-  }));
-}
-
-/** The instant of the device's first stored reading (epoch ms), or null without any. */
-export async function firstReadingAt(db: Queryable, orgId: string, deviceId: number): Promise<number | null> {
-  const [row]: { first: number | null }[] = await db.query(`SELECT ${ms('min(read_at)')} AS first FROM ingest.readings WHERE org_id = $1 AND device_id = $2`, [
-    orgId,
-    deviceId,
-  ]);
-  return row?.first ?? null;
-}
-
-/** Up to `limit` stored readings of a channel after `after` (epoch ms; null: from the first), oldest first. */
-export async function readingsAfter(db: Queryable, key: ChannelKey, after: number | null, limit: number): Promise<StoredInterval[]> {
-  const rows: { at: number; delta: number; cum: number }[] = await db.query(
-    `SELECT ${ms('read_at')} AS at, delta, cum FROM ingest.readings
-     WHERE org_id = $1 AND device_id = $2 AND channel = $3 AND ($4::float8 IS NULL OR read_at > to_timestamp($4::float8 / 1000))
-     ORDER BY read_at LIMIT ${Number(limit)}`,
-    [key.orgId, key.deviceId, key.channel, after],
+  const reach = channels.map((c) => Math.max(HISTORY_MS, c.flowWindowMs));
+  const rows: (DayRowColumns & { i: number; first: boolean })[] = await db.query(
+    `SELECT k.i::int AS i, x.* FROM unnest($1::text[], $2::bigint[], $3::smallint[], $4::int[], $5::int[]) WITH ORDINALITY AS k(o, d, c, top, back, i)
+     -- OFFSET 0 keeps the latest-day probe evaluated once per channel, not once per use of \`top\`
+     CROSS JOIN LATERAL (SELECT coalesce(date '1970-01-01' + k.top, (SELECT max(r.day) FROM ingest.reading_days r WHERE ${SAME_CHANNEL})) AS top OFFSET 0) t
+     CROSS JOIN LATERAL (
+       (SELECT true AS first, ${DAY_ROW_COLUMNS} FROM ingest.reading_days r WHERE ${SAME_CHANNEL} ORDER BY r.day LIMIT 1)
+       UNION ALL
+       (SELECT false, ${DAY_ROW_COLUMNS} FROM ingest.reading_days r WHERE ${SAME_CHANNEL} AND r.day <= t.top AND r.day >= t.top - k.back)
+     ) x`,
+    [
+      channels.map((c) => c.orgId),
+      channels.map((c) => c.deviceId),
+      channels.map((c) => c.channel),
+      channels.map((c) => (c.upTo === null ? null : dayOf(c.upTo))),
+      // Without `upTo` it lies somewhere in the latest row's day: reach back from that day's start.
+      channels.map((c, i) => (c.upTo === null ? Math.ceil(reach[i] / DAY_MS) : dayOf(c.upTo) - dayOf(c.upTo - reach[i]))),
+    ],
   );
-  return rows.map((r) => ({ readAt: r.at, delta: r.delta, cum: r.cum }));
+  const firsts: (ReadingDay | undefined)[] = [];
+  const windows: ReadingDay[][] = channels.map(() => []);
+  for (const row of rows) {
+    if (row.first) firsts[row.i - 1] = readingDayOf(row);
+    else windows[row.i - 1].push(readingDayOf(row));
+  }
+  return channels.map(({ orgId, deviceId, channel, upTo, flowWindowMs }, i) => {
+    const days = windows[i].sort((a, b) => a.day - b.day);
+    const first = firsts[i];
+    const end = upTo ?? (days.length ? lastReadAt(days[days.length - 1]) : null);
+    return {
+      orgId,
+      deviceId,
+      channel,
+      firstAt: first ? firstReadAt(first) : null,
+      lastFlowAt: end === null ? null : lastFlowIn(days, end - flowWindowMs, end),
+      readings: end === null ? [] : intervalsIn(days, end - HISTORY_MS, end),
+    };
+  });
 }
 
 /**
- * The spans stretched to their stored neighbours: from the reading before
- * `start` to the reading after `end` (each end kept where there is none).
- * A late reading or a correction changes the intervals that far.
+ * `firstReadingAt`: the device's channels by a skip scan of the primary key
+ * (one probe per channel), each channel's first row, the earliest reading.
+ */
+export async function firstReadingAt(db: Queryable, orgId: string, deviceId: number): Promise<number | null> {
+  const rows: DayRowColumns[] = await db.query(
+    `WITH RECURSIVE channels AS (
+       (SELECT r.channel FROM ingest.reading_days r WHERE r.org_id = $1 AND r.device_id = $2 ORDER BY r.channel LIMIT 1)
+       UNION ALL
+       SELECT (SELECT r.channel FROM ingest.reading_days r WHERE r.org_id = $1 AND r.device_id = $2 AND r.channel > c.channel ORDER BY r.channel LIMIT 1)
+       FROM channels c WHERE c.channel IS NOT NULL
+     )
+     SELECT x.* FROM channels c CROSS JOIN LATERAL (
+       SELECT ${DAY_ROW_COLUMNS} FROM ingest.reading_days r WHERE r.org_id = $1 AND r.device_id = $2 AND r.channel = c.channel ORDER BY r.day LIMIT 1
+     ) x`,
+    [orgId, deviceId],
+  );
+  let first: number | null = null;
+  for (const row of rows) {
+    const at = firstReadAt(readingDayOf(row));
+    if (at !== null && (first === null || at < first)) first = at;
+  }
+  return first;
+}
+
+/** Rows per round trip of `readingsAfter`: the first page small (a chunk often ends a day in), doubling up to the last. */
+const FIRST_PAGE_ROWS = 4;
+const LAST_PAGE_ROWS = 512;
+
+/** `readingsAfter`: the channel's rows from `after`'s day on, in pages, until `limit` readings are collected. */
+export async function readingsAfter(db: Queryable, key: ChannelKey, after: number | null, limit: number): Promise<StoredInterval[]> {
+  const out: StoredInterval[] = [];
+  let from = after === null ? null : dayOf(after);
+  for (let page = FIRST_PAGE_ROWS; out.length < limit; page = Math.min(2 * page, LAST_PAGE_ROWS)) {
+    const rows: DayRowColumns[] = await db.query(
+      `SELECT ${DAY_ROW_COLUMNS} FROM ingest.reading_days r
+       WHERE r.org_id = $1 AND r.device_id = $2 AND r.channel = $3 ${from === null ? '' : `AND r.day >= date '1970-01-01' + $4::int`}
+       ORDER BY r.day LIMIT ${page}`,
+      from === null ? [key.orgId, key.deviceId, key.channel] : [key.orgId, key.deviceId, key.channel, from],
+    );
+    collectAfter(rows.map(readingDayOf), after, limit, out);
+    if (rows.length < page) break;
+    from = rows[rows.length - 1].day + 1;
+  }
+  return out;
+}
+
+/**
+ * `widenToNeighbours`: per span, the row of the last day up to its start
+ * (its last reading before the start, else the row's `prev_at`) and the
+ * first two rows from its end's day on (the first reading after the end is
+ * in one of them), in one query.
  */
 export async function widenToNeighbours<S extends ChannelKey & { start: number; end: number }>(db: Queryable, spans: readonly S[]): Promise<S[]> {
   if (spans.length === 0) return [];
-  const rows: { i: number; lo: number | null; hi: number | null }[] = await db.query(
-    `SELECT s.i::int AS i,
-       (SELECT ${ms('p.read_at')} FROM ingest.readings p WHERE p.org_id = s.o AND p.device_id = s.d AND p.channel = s.c
-          AND p.read_at < s.lo ORDER BY p.read_at DESC LIMIT 1) AS lo,
-       (SELECT ${ms('n.read_at')} FROM ingest.readings n WHERE n.org_id = s.o AND n.device_id = s.d AND n.channel = s.c
-          AND n.read_at > s.hi ORDER BY n.read_at LIMIT 1) AS hi
-     FROM unnest($1::text[], $2::bigint[], $3::smallint[], $4::timestamptz[], $5::timestamptz[]) WITH ORDINALITY AS s(o, d, c, lo, hi, i)`,
-    [
-      spans.map((s) => s.orgId),
-      spans.map((s) => s.deviceId),
-      spans.map((s) => s.channel),
-      spans.map((s) => new Date(s.start).toISOString()),
-      spans.map((s) => new Date(s.end).toISOString()),
-    ],
+  const rows: (DayRowColumns & { i: number; side: 'before' | 'after' })[] = await db.query(
+    `SELECT k.i::int AS i, x.* FROM unnest($1::text[], $2::bigint[], $3::smallint[], $4::int[], $5::int[]) WITH ORDINALITY AS k(o, d, c, lo, hi, i)
+     CROSS JOIN LATERAL (
+       (SELECT 'before' AS side, ${DAY_ROW_COLUMNS} FROM ingest.reading_days r
+        WHERE ${SAME_CHANNEL} AND r.day <= date '1970-01-01' + k.lo ORDER BY r.day DESC LIMIT 1)
+       UNION ALL
+       (SELECT 'after', ${DAY_ROW_COLUMNS} FROM ingest.reading_days r
+        WHERE ${SAME_CHANNEL} AND r.day >= date '1970-01-01' + k.hi ORDER BY r.day LIMIT 2)
+     ) x`,
+    [spans.map((s) => s.orgId), spans.map((s) => s.deviceId), spans.map((s) => s.channel), spans.map((s) => dayOf(s.start)), spans.map((s) => dayOf(s.end))],
   );
-  const widened = [...spans];
-  for (const r of rows) {
-    const span = spans[r.i - 1];
-    widened[r.i - 1] = { ...span, start: r.lo ?? span.start, end: r.hi ?? span.end };
+  const before: (ReadingDay | undefined)[] = [];
+  const after: ReadingDay[][] = spans.map(() => []);
+  for (const row of rows) {
+    if (row.side === 'before') before[row.i - 1] = readingDayOf(row);
+    else after[row.i - 1].push(readingDayOf(row));
   }
-  return widened;
+  return spans.map((span, i) => {
+    const lo = before[i] ? lastBefore(before[i], span.start) : null;
+    const hi = firstAfter(
+      after[i].sort((a, b) => a.day - b.day),
+      span.end,
+    );
+    return { ...span, start: lo ?? span.start, end: hi ?? span.end };
+  });
 }

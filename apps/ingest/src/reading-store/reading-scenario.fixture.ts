@@ -1,10 +1,10 @@
 import type { DataSource } from 'typeorm';
 import { latestPerKey, type ReadingRow } from './reading-batch';
 import { writeReadingDays } from './reading-days';
-import { ensurePartitions, writeReadings } from './reading-store';
+import { ensurePartitions } from './reading-store';
 
 /**
- * Seeded batches for differential tests of the two reading stores: appends,
+ * Seeded batches for tests of the reading store: appends,
  * late readings, corrections, stale redeliveries, repeats, register resets
  * and flat stretches, on channels of different cadence (minutes, hours, and
  * gaps of days, so rows of the compact store have empty days between them),
@@ -66,8 +66,8 @@ export function scenario(seed: number, orgId: string, batchCount: number): Readi
   return batches;
 }
 
-/** Writes a batch to both stores in one transaction, as `writeBatch` does. */
-export async function writeBoth(ds: DataSource, batch: readonly ReadingRow[], known: Set<number>): Promise<void> {
+/** Writes a batch's readings in one transaction, as `writeBatch` does. */
+export async function writeDays(ds: DataSource, batch: readonly ReadingRow[], known: Set<number>): Promise<void> {
   const rows = latestPerKey(batch);
   await ensurePartitions(
     (sql, params) => ds.query(sql, params),
@@ -77,7 +77,6 @@ export async function writeBoth(ds: DataSource, batch: readonly ReadingRow[], kn
   const runner = ds.createQueryRunner();
   await runner.startTransaction();
   try {
-    await writeReadings(runner, rows);
     await writeReadingDays(runner, rows);
     await runner.commitTransaction();
   } catch (error) {

@@ -32,13 +32,12 @@ describe('rebuilding the derived columns from stored readings', () => {
       new Set(),
     );
     await ds.transaction((m) => writeBatch(m.queryRunner!, rows, []));
-    await ds.query(`UPDATE ingest.readings SET delta = 99, cum = -1, reset = NOT reset, prev_read_at = NULL WHERE read_at > $1`, [
-      new Date(T0 + 4 * H).toISOString(),
-    ]);
+    // Damage what the compact store keeps besides the values: the day row's bases, so every running total is off by one.
+    await ds.query(`UPDATE ingest.reading_days SET cum_before = -1 WHERE org_id = 'o1' AND device_id = 5`);
 
     expect(await devicesToRebuild(ds, 'o1')).toEqual([{ orgId: 'o1', deviceId: 5 }]);
     expect(await devicesToRebuild(ds, 'nobody')).toEqual([]);
-    expect(await ds.transaction((m) => rebuildDevice(m.queryRunner!, 'o1', 5))).toBe(7);
+    expect(await ds.transaction((m) => rebuildDevice(m.queryRunner!, 'o1', 5))).toBe(12);
     expect(await ds.transaction((m) => rebuildDevice(m.queryRunner!, 'o1', 5))).toBe(0);
 
     const stored = await ds.query(

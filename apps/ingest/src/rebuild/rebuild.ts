@@ -2,7 +2,7 @@ import type { QueryRunner } from 'typeorm';
 import type { Queryable } from '@meter/read-model';
 import { rebuildDeviceAlerts } from '../alerts/rebuild-alerts';
 import { lockDevices } from '../devices/device-locks';
-import { rebuildIntervals } from '../reading-store/reading-store';
+import { rebuildReadingDays } from '../reading-store/day-rebuild';
 
 /**
  * Recomputes every stored interval and running total of one device from its
@@ -15,7 +15,7 @@ import { rebuildIntervals } from '../reading-store/reading-store';
  */
 export async function rebuildDevice(runner: QueryRunner, orgId: string, deviceId: number): Promise<number> {
   await lockDevices(runner, [{ orgId, deviceId }]);
-  const changed = await rebuildIntervals(runner, orgId, deviceId);
+  const changed = await rebuildReadingDays(runner, orgId, deviceId);
   await rebuildDeviceAlerts(runner, orgId, deviceId);
   return changed;
 }
