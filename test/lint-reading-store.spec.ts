@@ -5,11 +5,13 @@ import { describe, expect, it } from 'vitest';
 /** Where the readings table may be named: the writer's store in ingest, the query side's readings folder, the schema's migrations. */
 const READING_STORES = [/^apps\/ingest\/src\/reading-store\//, /^libs\/read-model\/src\/readings\//, /^apps\/ingest\/src\/migrations\//];
 
-/** The source files (tests aside) outside the reading stores that name `ingest.readings`, its partitions or the function creating them. */
+/** The source files (tests aside) outside the reading stores that name `ingest.readings`, the compact store, their partitions or the function creating them. */
 function namingReadingsElsewhere(files: readonly string[], read: (file: string) => string): string[] {
   return files.filter(
     (file) =>
-      !file.endsWith('.spec.ts') && !READING_STORES.some((store) => store.test(file)) && /\bingest\.(readings|ensure_readings_partition)/.test(read(file)),
+      !file.endsWith('.spec.ts') &&
+      !READING_STORES.some((store) => store.test(file)) &&
+      /\bingest\.(readings|reading_days|ensure_readings_partition)/.test(read(file)),
   );
 }
 

@@ -47,7 +47,7 @@ describe('OrgLeadingKeys: every key of the read model leads with org_id (distrib
 
   it('leaves no primary or unique key of the ingest schema without org_id first', async () => {
     const keys = await uniqueKeys();
-    expect(keys.map((k) => k.table)).toEqual(expect.arrayContaining(['alert_episodes', 'alert_outbox', 'devices', 'readings', 'reading_changes']));
+    expect(keys.map((k) => k.table)).toEqual(expect.arrayContaining(['alert_episodes', 'alert_outbox', 'devices', 'reading_days', 'reading_changes']));
     expect(keys.filter((k) => k.first !== 'org_id')).toEqual([]);
   });
 

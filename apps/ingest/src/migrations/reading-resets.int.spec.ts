@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '@meter/persistence';
 import { isolatedInfra, type IsolatedInfra } from '@meter/testing';
+import { migrateIngestBefore } from '@meter/testing/earlier-layout';
 import { ReadingResets1764600000000 } from './reading-resets.migration';
 
 describe('ReadingResets: the partial index of resets, on partitions that exist and ones made later', () => {
@@ -20,7 +21,9 @@ describe('ReadingResets: the partial index of resets, on partitions that exist a
     ((await ds.query(`SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = to_regclass('ingest.readings_resets')`)) as { valid: boolean }[])[0]?.valid;
 
   beforeAll(async () => {
-    infra = await isolatedInfra();
+    // The index was built on the table of one row per reading, which the compact store retired.
+    infra = await isolatedInfra({ migrate: false });
+    await migrateIngestBefore(infra.databaseUrl, 'ReadingRowsRetired1765300000000');
     ds = await createDataSource({ schema: 'ingest', url: infra.databaseUrl, poolSize: 2, applicationName: 'resets-test' }).initialize();
   });
   afterAll(async () => {

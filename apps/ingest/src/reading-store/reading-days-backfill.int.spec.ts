@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DataSource } from 'typeorm';
+import type { DataSource, QueryRunner } from 'typeorm';
 import { createDataSource } from '@meter/persistence';
 import { readAtOf, unpackDay, walkDay } from '@meter/read-model';
 import { isolatedInfra, type IsolatedInfra } from '@meter/testing';
 import { ensurePartitions, writeBatch, type ReadingRow } from '../index';
-import { ReadingDaysBackfill1765100000100 } from '../migrations/reading-days-backfill.migration';
+import { insertOldReadings, migrateIngest, migrateToOldLayout, type OldReading } from './old-layout.fixture';
+import { latestPerKey } from './reading-batch';
 import { backfillBatch, backfillReadingDays, type BackfillStep } from './reading-days-backfill';
-import { rebuildIntervals } from './reading-store';
 
 const DAY_US = 86_400_000_000;
 const HOUR_US = 3_600_000_000;
@@ -15,16 +15,6 @@ const NOV = Date.UTC(2026, 10, 1) * 1000;
 
 /** An instant in µs since the epoch as the compact store's walk gives it: the same doubles on both sides. */
 const msOf = (us: number) => readAtOf(Math.floor(us / DAY_US), us - Math.floor(us / DAY_US) * DAY_US);
-
-interface OldReading {
-  org: string;
-  device: number;
-  channel: number;
-  /** µs since the epoch */
-  us: number;
-  value: number;
-  seq: number;
-}
 
 /**
  * The old layout's readings, August to October 2026: several organizations,
@@ -59,35 +49,17 @@ function oldReadings(): OldReading[] {
   return readings;
 }
 
-describe('the backfill of the compact store from the readings stored before it', () => {
+describe('the migration of the readings stored before the compact store: the backfill, then the switch', () => {
   let infra: IsolatedInfra;
   let ds: DataSource;
   const known = new Set<number>();
   const old = oldReadings();
 
   beforeAll(async () => {
-    infra = await isolatedInfra();
+    // The old layout: readings in the table with their intervals and totals, no day rows, the backfill not begun.
+    infra = await isolatedInfra({ migrate: false });
+    await migrateToOldLayout(infra.databaseUrl, (db) => insertOldReadings(db, old));
     ds = await createDataSource({ schema: 'ingest', url: infra.databaseUrl, poolSize: 4, applicationName: 'backfill-test' }).initialize();
-    // The old layout: readings with their intervals and totals, no day rows; then the backfill's migration finds them.
-    const migration = new ReadingDaysBackfill1765100000100();
-    const runner = ds.createQueryRunner();
-    try {
-      await migration.down(runner);
-      for (const month of ['2026-08-01', '2026-09-01', '2026-10-01']) await ds.query('SELECT ingest.ensure_readings_partition($1::timestamptz)', [month]);
-      await ds.query(
-        `INSERT INTO ingest.readings (org_id, device_id, channel, read_at, value, prev_read_at, delta, reset, cum, stream_seq)
-         SELECT o, d, c, 'epoch'::timestamptz + us * interval '1 microsecond', v, NULL, 0, false, 0, s
-         FROM unnest($1::text[], $2::bigint[], $3::smallint[], $4::bigint[], $5::float8[], $6::bigint[]) AS u(o, d, c, us, v, s)`,
-        [old.map((r) => r.org), old.map((r) => r.device), old.map((r) => r.channel), old.map((r) => r.us), old.map((r) => r.value), old.map((r) => r.seq)],
-      );
-      for (const device of new Set(old.map((r) => `${r.org}:${r.device}`))) {
-        const [org, id] = device.split(':');
-        await rebuildIntervals(runner, org, Number(id));
-      }
-      await migration.up(runner);
-    } finally {
-      await runner.release();
-    }
   });
   afterAll(async () => {
     await ds?.destroy();
@@ -161,17 +133,27 @@ describe('the backfill of the compact store from the readings stored before it',
     )) as { month: string; done: boolean }[];
   const finished = async () => (await ds.query(`SELECT count(*)::int AS n FROM ingest.reading_days_backfill WHERE month = 'infinity'`))[0].n === 1;
 
+  /**
+   * The release before the switch wrote both stores in one transaction, under
+   * the devices' locks: the compact store as ingest writes it now, the table
+   * as its row writer did (the rows, then the channels' derived columns).
+   */
+  async function dualWrite(runner: QueryRunner, readings: ReadingRow[]) {
+    await writeBatch(runner, readings, []);
+    const rows = latestPerKey(readings).map((r) => ({ org: r.orgId, device: r.deviceId, channel: r.channel, us: r.readAt * 1000, value: r.value, seq: r.seq }));
+    await insertOldReadings(runner, rows);
+  }
   async function write(readings: ReadingRow[]) {
     await ensurePartitions(
       (sql, params) => ds.query(sql, params),
       readings.map((r) => r.readAt),
       known,
     );
-    await ds.transaction((manager) => writeBatch(manager.queryRunner!, readings, []));
+    await ds.transaction((manager) => dualWrite(manager.queryRunner!, readings));
   }
 
   /**
-   * The ingest of the new version, meanwhile: late readings in every month
+   * The ingest of the release before the switch, meanwhile: late readings in every month
    * (backfilled already or not yet), corrections, and appends that run into
    * November, a month made after the backfill began.
    */
@@ -275,7 +257,7 @@ describe('the backfill of the compact store from the readings stored before it',
     const pending = { settled: false };
     let backfill: Promise<BackfillStep> | undefined;
     try {
-      await writeBatch(holder, [{ orgId: 'org-a', deviceId: 1, channel: 1, readAt: AUG / 1000 + 90 * 60_000, value: 100.5, seq: 2_000_000 }], []);
+      await dualWrite(holder, [{ orgId: 'org-a', deviceId: 1, channel: 1, readAt: AUG / 1000 + 90 * 60_000, value: 100.5, seq: 2_000_000 }]);
       backfill = ds.transaction((manager) => backfillBatch(manager.queryRunner!, 2));
       void backfill.finally(() => (pending.settled = true));
       const waiting = async () =>
@@ -297,5 +279,65 @@ describe('the backfill of the compact store from the readings stored before it',
     expect(await backfill).toMatchObject({ kind: 'channels', month: '2026-08', channels: 2 });
     await backfillReadingDays(ds, { batchChannels: 2 });
     await expectSameStores();
+  });
+
+  const kind = async () => (await ds.query(`SELECT relkind AS k FROM pg_class WHERE oid = to_regclass('ingest.readings')`))[0]?.k as string | undefined;
+  const retired = async () =>
+    (await ds.query(`SELECT count(*)::int AS n FROM public.ingest_migrations WHERE name = 'ReadingRowsRetired1765300000000'`))[0].n === 1;
+
+  it('refuses the switch while the compact store lacks readings of the table, naming the month, and keeps the table', async () => {
+    expect(await finished()).toBe(true);
+    await expectSameStores();
+    const rows = await rowStore();
+    // A day row lost: every month is done, so the switch does not backfill again, and must not drop the only copy.
+    const [{ n: lost }]: { n: number }[] = await ds.query(
+      `WITH gone AS (DELETE FROM ingest.reading_days WHERE org_id = 'org-b' AND device_id = 7 AND channel = 1 AND day = '2026-09-15' RETURNING reading_count)
+       SELECT reading_count AS n FROM gone`,
+    );
+    expect(lost).toBeGreaterThan(0);
+    const september = rows.filter((r) => new Date(r.readAt).toISOString().startsWith('2026-09')).length;
+
+    await expect(migrateIngest(infra.databaseUrl)).rejects.toThrow(
+      `ingest.reading_days does not hold every reading of ingest.readings (2026-09: ${september} readings, ${september - lost} packed); the table is kept`,
+    );
+    expect(await kind()).toBe('p');
+    expect(await retired()).toBe(false);
+    expect(await rowStore()).toEqual(rows);
+  });
+
+  it('switches a database whose backfill stopped mid-month: the table becomes a view of the compact store, reading for reading', async () => {
+    // The backfill as the release before left it: August done, September begun (the lost day row among what is left).
+    await ds.query(`TRUNCATE ingest.reading_days`);
+    await ds.query(`DELETE FROM ingest.reading_days_backfill`);
+    for (let i = 0; i < 5; i++) await ds.transaction((manager) => backfillBatch(manager.queryRunner!, 2));
+    expect(await progress()).toEqual([
+      { month: '2026-08', done: true },
+      { month: '2026-09', done: false },
+    ]);
+    const rows = await rowStore();
+
+    expect(await migrateIngest(infra.databaseUrl)).toEqual(['ReadingRowsRetired1765300000000']);
+    expect(await kind()).toBe('v');
+    expect(await retired()).toBe(true);
+    expect(await finished()).toBe(true);
+    expect(
+      await ds.query(`SELECT count(*)::int AS n FROM pg_class WHERE relnamespace = 'ingest'::regnamespace AND relname ~ '^readings_[0-9]{4}_[0-9]{2}$'`),
+    ).toEqual([{ n: 0 }]);
+
+    // The view's rows are the table's: not one lost, not one doubled, every derived column as the old rebuild made it.
+    const viewed = await rowStore();
+    expect(viewed).toHaveLength(rows.length);
+    const strip = <T extends { cum: number }>({ cum, ...rest }: T) => (void cum, rest);
+    expect(viewed.map(strip)).toEqual(rows.map(strip));
+    viewed.forEach((reading, i) => expect(reading.cum, `${reading.key} at ${reading.readAt}`).toBeCloseTo(rows[i].cum, 6));
+    const [counts] = await ds.query(
+      `SELECT (SELECT count(*)::int FROM ingest.readings) AS viewed,
+         (SELECT count(*)::int FROM (SELECT DISTINCT org_id, device_id, channel, read_at FROM ingest.readings) k) AS distinct_keys,
+         (SELECT sum(reading_count)::int FROM ingest.reading_days) AS packed`,
+    );
+    expect(counts).toEqual({ viewed: rows.length, distinct_keys: rows.length, packed: rows.length });
+
+    // Nothing more to migrate.
+    expect(await migrateIngest(infra.databaseUrl)).toEqual([]);
   });
 });

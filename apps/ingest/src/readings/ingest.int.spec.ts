@@ -238,8 +238,8 @@ describe('ingest of readings and devices into the read model', () => {
       await expectRunningTotals(device, intervalsFromReadings(readings));
     }
     const partitions = await db.query(
-      `SELECT relname FROM pg_inherits JOIN pg_class ON pg_class.oid = inhrelid WHERE inhparent = 'ingest.readings'::regclass ORDER BY 1`,
+      `SELECT relname FROM pg_inherits JOIN pg_class ON pg_class.oid = inhrelid WHERE inhparent = 'ingest.reading_days'::regclass ORDER BY 1`,
     );
-    expect(partitions.rows.map((r) => r.relname)).toEqual(['readings_2026_10']);
+    expect(partitions.rows.map((r) => r.relname)).toEqual(['reading_days_2026_10']);
   });
 });

@@ -5,7 +5,7 @@ import { applyDeviceUpdate, registerUnknownDevices } from '../devices/device-sto
 import { lockDevices } from '../devices/device-locks';
 import { channelKeyer, latestPerKey, type ReadingRow } from '../reading-store/reading-batch';
 import { writeReadingDays } from '../reading-store/reading-days';
-import { writeReadings, type ChangedRange } from '../reading-store/reading-store';
+import type { ChangedRange } from '../reading-store/reading-store';
 import type { AlarmUpdate, DeviceUpdate } from './updates';
 
 export interface BatchResult {
@@ -39,9 +39,7 @@ export async function writeBatch(
   }
   const rows = latestPerKey(readings);
   await registerUnknownDevices(runner, [...rows, ...alarmRows(alarms)]);
-  const { appends, latest, late, relinked } = await writeReadings(runner, rows);
-  // The compact store is written alongside until its readers take over (docs/capacity.md, "A compact reading store").
-  await writeReadingDays(runner, rows);
+  const { appends, latest, late, relinked } = await writeReadingDays(runner, rows);
   // What the batch exports must restate (docs/exports.md): the spans whose intervals changed.
   const keyOf = channelKeyer();
   await recordReadingChanges(runner, [...appendedSpans(appends, (row) => latest.get(keyOf(row))?.readAt), ...late.map(lateSpan), ...raisedAlarmSpans(alarms)]);
