@@ -34,8 +34,6 @@ const COMMANDS = [
   'call',
   'simulate',
   'rebuild',
-  'readings',
-  'readings backfill',
   'demo',
 ];
 
@@ -142,13 +140,6 @@ describe('the CLI against the real servers', () => {
     const lines = result.stderr.trimEnd().split('\n');
     expect(lines[0]).toBe(`simulate: publishing 2 meters to ${infra.bus.subject('meter.readings.>')}: 50 readings acknowledged by JetStream`);
     expect(lines.at(-1)).toBe('simulate: 50 of 50 readings acknowledged by JetStream (100%), 12 messages');
-  });
-
-  it('readings backfill on a database with nothing to backfill answers at once that it is done', async () => {
-    const result = await cli(['readings', 'backfill', '--batch', '10'], infra.env());
-    expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ finished: true, batches: 0, channels: 0, day_rows: 0, readings: 0 });
-    expect(result.stderr).toBe('');
   });
 
   it('rebuild shows its progress on stderr and keeps stdout for its JSON answer', async () => {

@@ -12,7 +12,6 @@ export { deviceOfSubject, takeBatch } from './readings/take-batch';
 export type { AlarmUpdate, DeviceUpdate } from './readings/updates';
 export type { ReadingRow } from './reading-store/reading-batch';
 export { ensurePartitions } from './reading-store/reading-store';
-export { backfillReadingDays, type BackfillRun, type BackfillStep } from './reading-store/reading-days-backfill';
 export { writeBatch } from './readings/write-batch';
 export { devicesToRebuild, rebuildDevice } from './rebuild/rebuild';
 export { DEFAULT_ALERT_SETTINGS, emptyChannelState, evaluateReadings } from './alerts/rules';

@@ -215,8 +215,6 @@ export const envSchema = z
     INGEST_ALERT_RULES: z.enum(['on', 'off']).default('on'),
     /** Ingest: how often the clock's NO_COMMUNICATION check runs (one replica at a time); at most a minute. */
     ALERT_SILENCE_CHECK_SECONDS: positiveInt(30, 60),
-    /** Ingest: channels the backfill of the compact store rebuilds per transaction (their devices wait for it); docs/read-model.md. */
-    READINGS_BACKFILL_BATCH_CHANNELS: positiveInt(500, 10_000),
     /** Seconds the readings consumer waits for an ack before it redelivers a message; well above one batch. */
     INGEST_ACK_WAIT_SECONDS: positiveInt(60, 3600),
   })

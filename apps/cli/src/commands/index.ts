@@ -6,7 +6,6 @@ import { keysRotateCredentialsCommand } from './keys-rotate-credentials.command'
 import { keysRotateVaultCommand } from './keys-rotate-vault.command';
 import { migrateCommand } from './migrate.command';
 import { orgCreateCommand } from './org-create.command';
-import { readingsBackfillCommand } from './readings-backfill.command';
 import { rebuildCommand } from './rebuild.command';
 import { signCommand } from './sign.command';
 import { simulateCommand } from './simulate.command';
@@ -29,7 +28,6 @@ export function commandTree(): Command[] {
     callCommand(),
     simulateCommand(),
     rebuildCommand(),
-    group('readings', 'the reading stores', readingsBackfillCommand()),
     demoCommand(),
   ];
 }
