@@ -104,7 +104,8 @@ async function main() {
     const started = performance.now();
     const through = await publishAll(client, (i) => `readings/${1 + (i % DEVICES)}`);
     await waitFor(
-      async () => Number((await db.query('SELECT count(*) AS n FROM ingest.readings WHERE org_id = $1', [orgId])).rows[0].n) >= MESSAGES,
+      async () =>
+        Number((await db.query('SELECT coalesce(sum(reading_count), 0) AS n FROM ingest.reading_days WHERE org_id = $1', [orgId])).rows[0].n) >= MESSAGES,
       600_000,
       'all readings stored',
       50,

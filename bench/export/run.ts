@@ -73,7 +73,7 @@ async function seed(databaseUrl: string, db: Client, orgId: string, devices: num
   }
   await seedReadModel(databaseUrl, batches());
   await db.query('ANALYZE ingest.devices');
-  await db.query('ANALYZE ingest.readings');
+  await db.query('ANALYZE ingest.reading_days');
 }
 
 /** The process's peak resident set (VmHWM), in MB. */

@@ -79,7 +79,7 @@ async function backendPids(db: Client, app: string): Promise<number[]> {
 }
 
 async function count(db: Client, org: string): Promise<number> {
-  return Number((await db.query('SELECT count(*) AS n FROM ingest.readings WHERE org_id = $1', [org])).rows[0].n);
+  return Number((await db.query('SELECT coalesce(sum(reading_count), 0) AS n FROM ingest.reading_days WHERE org_id = $1', [org])).rows[0].n);
 }
 
 /**

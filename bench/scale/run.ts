@@ -171,8 +171,8 @@ function targets(loaded: Load, small: Timings, smallEmpty: Timings, fleet: Timin
   const p99 = fleet.get('dashboard')!.p99;
   const met = (ok: boolean) => (ok ? '**met**' : '**missed**');
   return [
-    `- compact store, after the load: ${days} B/reading (target at most 24): ${met(days <= 24)}`,
-    ...(corrected === null ? [] : [`- compact store, after the corrections: ${corrected} B/reading (target at most 24): ${met(corrected <= 24)}`]),
+    `- reading store, after the load: ${days} B/reading (target at most 24): ${met(days <= 24)}`,
+    ...(corrected === null ? [] : [`- reading store, after the corrections: ${corrected} B/reading (target at most 24): ${met(corrected <= 24)}`]),
     `- small organization, loaded within 1.5x of alone (p50) on every route: worst ${worst.ratio}x (${worst.route}): ${met(worst.ratio <= 1.5)}`,
     `- the large organization's 100-device dashboard p99 under 50 ms: ${p99} ms: ${met(p99 < 50)}`,
     ...(Number.isNaN(loaded.seconds) || Number.isNaN(loaded.rawRate)
@@ -185,7 +185,7 @@ function targets(loaded: Load, small: Timings, smallEmpty: Timings, fleet: Timin
 
 function report(loaded: Load, empty: StorageFigures, small: Timings, smallEmpty: Timings, fleet: Timings, exported: Awaited<ReturnType<typeof exportDay>>) {
   const s = loaded.storage;
-  const mib = (f: StorageFigures) => round((f.rows.heapBytes + f.rows.indexBytes + f.days.heapBytes + f.days.indexBytes) / 2 ** 20, 1);
+  const mib = (f: StorageFigures) => round((f.days.heapBytes + f.days.indexBytes) / 2 ** 20, 1);
   const c = loaded.corrections;
   const lines = [
     RESULTS_START,
@@ -196,17 +196,16 @@ function report(loaded: Load, empty: StorageFigures, small: Timings, smallEmpty:
     ...(Number.isNaN(loaded.seconds)
       ? []
       : [
-          `- Load through ingest's batch writer (one connection, 100 meters x 1 day a transaction, both stores written): ${Math.round(loaded.readings / loaded.seconds).toLocaleString('en')} readings/s; ` +
+          `- Load through ingest's batch writer (one connection, 100 meters x 1 day a transaction): ${Math.round(loaded.readings / loaded.seconds).toLocaleString('en')} readings/s; ` +
             `the raw insert of the same readings (its first ${RAW_DAYS} days, the same transactions): ${Math.round(loaded.rawRate).toLocaleString('en')} readings/s.`,
         ]),
-    `- Compact store (\`ingest.reading_days\`) after the load (VACUUM ANALYZE): ${describeStore(s.days, s.changeLogBytes, s.readings).text}.`,
-    `- Row store (\`ingest.readings\`, retired at the switch) after the load: ${describeStore(s.rows, s.changeLogBytes, s.readings).text} ` +
-      `(${s.readings.toLocaleString('en')} readings; the small organization's database alone, both stores: ${mib(empty)} MiB).`,
+    `- Reading store (\`ingest.reading_days\`) after the load (VACUUM ANALYZE): ${describeStore(s.days, s.changeLogBytes, s.readings).text} ` +
+      `(${s.readings.toLocaleString('en')} readings; the small organization's database alone: ${mib(empty)} MiB).`,
     ...(c === null
       ? []
       : [
           `- Corrections to 1 % of the readings (${c.readings.toLocaleString('en')}, the last 7 days, 100 meters a transaction): ${round(c.seconds, 1)} s; then (VACUUM ANALYZE) ` +
-            `compact store ${describeStore(c.storage.days, c.storage.changeLogBytes, c.storage.readings).text}; row store ${describeStore(c.storage.rows, c.storage.changeLogBytes, c.storage.readings).total} B/reading.`,
+            `${describeStore(c.storage.days, c.storage.changeLogBytes, c.storage.readings).text}.`,
         ]),
     `- Export day of the whole fleet (the exporter's query, ${exported.channels.toLocaleString('en')} channel-days, no file written): ${exported.seconds} s, peak RSS growth ${exported.peakRssMb} MiB.`,
     '',

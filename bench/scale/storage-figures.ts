@@ -8,14 +8,12 @@ export interface StoreFigures {
 
 export interface StorageFigures {
   readings: number;
-  /** one row per reading: every partition of `ingest.readings` */
-  rows: StoreFigures;
   /** the compact store: every partition of `ingest.reading_days` */
   days: StoreFigures;
   changeLogBytes: number;
 }
 
-/** What the reading stores take on disk, every partition of each, and the change log. */
+/** What the reading store takes on disk, every partition of it, and the change log. */
 export async function storageFigures(db: Client): Promise<StorageFigures> {
   const store = async (table: string): Promise<StoreFigures> => {
     const { rows } = await db.query<{ heap: string | null; index: string | null; total: string | null }>(
@@ -27,11 +25,10 @@ export async function storageFigures(db: Client): Promise<StorageFigures> {
     return { heapBytes: heap, indexBytes: index, toastBytes: total - heap - index };
   };
   const { rows } = await db.query<{ changes: string; readings: string }>(
-    `SELECT pg_total_relation_size('ingest.reading_changes') AS changes, (SELECT count(*) FROM ingest.readings) AS readings`,
+    `SELECT pg_total_relation_size('ingest.reading_changes') AS changes, (SELECT coalesce(sum(reading_count), 0) FROM ingest.reading_days) AS readings`,
   );
   return {
     readings: Number(rows[0].readings),
-    rows: await store('ingest.readings'),
     days: await store('ingest.reading_days'),
     changeLogBytes: Number(rows[0].changes),
   };
