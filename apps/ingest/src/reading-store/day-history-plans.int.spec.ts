@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import type { QueryRunner } from 'typeorm';
 import { DAY_MS, dayOf, packDay, walkDay, type Queryable, type ReadingDay } from '@meter/read-model';
 import { isolatedInfra, type IsolatedInfra } from '@meter/testing';
+import { examined, PlanRecorder, scansOf } from '@meter/testing/plan-recorder';
 import { firstReadingAt, readingHistories, readingsAfter, widenToNeighbours } from './reading-history';
 import { rebuildReadingDays } from './day-rebuild';
 
@@ -41,53 +42,6 @@ function dayRows(): ReadingDay[] {
   }
   return days;
 }
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Cond'?: string;
-  'Actual Rows': number;
-  'Actual Loops': number;
-  'Rows Removed by Filter'?: number;
-  Plans?: PlanNode[];
-}
-
-/** Runs each query for real and keeps its `EXPLAIN ANALYZE` plan (custom, as ingest's driver gets them, or generic). */
-class PlanRecorder implements Queryable {
-  readonly plans: { sql: string; plan: PlanNode }[] = [];
-
-  constructor(
-    private readonly client: Client,
-    private readonly mode: 'custom' | 'generic',
-  ) {}
-
-  async query(sql: string, params: unknown[] = []) {
-    let rows: { 'QUERY PLAN': { Plan: PlanNode }[] }[];
-    if (this.mode === 'custom') rows = (await this.client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params)).rows;
-    else {
-      const literal = (v: unknown) =>
-        v === null ? 'NULL' : this.client.escapeLiteral(Array.isArray(v) ? `{${v.map((x) => x ?? 'NULL').join(',')}}` : String(v));
-      await this.client.query(`SET plan_cache_mode = force_generic_plan`);
-      await this.client.query(`PREPARE planned AS ${sql}`);
-      try {
-        const args = params.length > 0 ? `(${params.map(literal).join(', ')})` : '';
-        rows = (await this.client.query(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE planned${args}`)).rows;
-      } finally {
-        await this.client.query(`DEALLOCATE planned`);
-        await this.client.query(`RESET plan_cache_mode`);
-      }
-    }
-    this.plans.push({ sql, plan: rows[0]['QUERY PLAN'][0].Plan });
-    return (await this.client.query(sql, params)).rows;
-  }
-}
-
-function dayRowScans(node: PlanNode): PlanNode[] {
-  const own = node['Relation Name']?.startsWith('reading_days') ? [node] : [];
-  return [...own, ...(node.Plans ?? []).flatMap(dayRowScans)];
-}
-
-const examined = (n: PlanNode) => (n['Actual Rows'] + (n['Rows Removed by Filter'] ?? 0)) * n['Actual Loops'];
 
 describe("ingest's reads of the compact store follow the asked channels, not the database", () => {
   let infra: IsolatedInfra;
@@ -196,7 +150,7 @@ describe("ingest's reads of the compact store follow the asked channels, not the
       await ask(db);
       expect(db.plans.length).toBeGreaterThan(0);
       for (const { sql, plan } of db.plans) {
-        const scans = dayRowScans(plan);
+        const scans = scansOf(plan, 'reading_days');
         expect(scans.length, sql).toBeGreaterThan(0);
         for (const scan of scans) {
           expect(scan['Node Type'], sql).not.toBe('Seq Scan');

@@ -1,21 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ReadingDay } from '@meter/read-model';
 import { collectAfter, firstAfter, firstReadAt, intervalsIn, lastBefore, lastFlowIn, lastReadAt } from './day-intervals';
 import type { StoredInterval } from './reading-history';
-
-const H = 3_600_000;
-const DAY = 20_400; // 2025-11-08
-const at = (day: number, hour: number) => day * 86_400_000 + hour * H;
-const day = (d: number, readings: [hour: number, value: number][], prev: [at: number | null, value: number, cum: number]): ReadingDay => ({
-  day: d,
-  readings: readings.map(([hour, value], seq) => ({ us: hour * H * 1000, value, seq })),
-  prevAt: prev[0],
-  prevValue: prev[1],
-  cumBefore: prev[2],
-});
+import { at, DAY, dayRow } from './day-row.fixture';
 
 // Two rows with two empty days between them; the second starts with a register reset.
-const first = day(
+const first = dayRow(
   DAY,
   [
     [1, 10],
@@ -24,7 +13,7 @@ const first = day(
   ],
   [null, 0, 0],
 );
-const second = day(
+const second = dayRow(
   DAY + 3,
   [
     [2, 11],
@@ -61,7 +50,7 @@ describe('lastFlowIn', () => {
 describe('first and last readings of a row', () => {
   it('answers their instants, null for an empty row', () => {
     expect([firstReadAt(second), lastReadAt(second)]).toEqual([at(DAY + 3, 2), at(DAY + 3, 4)]);
-    expect([firstReadAt(day(DAY, [], [null, 0, 0])), lastReadAt(day(DAY, [], [null, 0, 0]))]).toEqual([null, null]);
+    expect([firstReadAt(dayRow(DAY, [], [null, 0, 0])), lastReadAt(dayRow(DAY, [], [null, 0, 0]))]).toEqual([null, null]);
   });
 });
 

@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { walkDay, type ReadingDay } from '@meter/read-model';
 import { mergeChannel } from './day-merge';
+import { at, DAY, dayRow } from './day-row.fixture';
 
-const H = 3_600_000;
-const DAY = 20_400; // 2025-11-08
-const at = (day: number, hour: number) => day * 86_400_000 + hour * H;
 const row = (readAt: number, value: number, seq: number) => ({ orgId: 'o', deviceId: 1, channel: 1, readAt, value, seq });
-const day = (d: number, readings: [hour: number, value: number, seq: number][], prev: [at: number | null, value: number, cum: number]): ReadingDay => ({
-  day: d,
-  readings: readings.map(([hour, value, seq]) => ({ us: hour * H * 1000, value, seq })),
-  prevAt: prev[0],
-  prevValue: prev[1],
-  cumBefore: prev[2],
-});
 const intervals = (days: readonly ReadingDay[]) => {
   const out: [number, number | null, number, boolean, number][] = [];
   for (const d of days) walkDay(d, (_, readAt, prevAt, delta, reset, cum) => out.push([readAt, prevAt, delta, reset, cum]));
@@ -20,7 +11,7 @@ const intervals = (days: readonly ReadingDay[]) => {
 };
 
 describe('mergeChannel', () => {
-  const first = day(
+  const first = dayRow(
     DAY,
     [
       [0, 10, 1],
@@ -29,7 +20,7 @@ describe('mergeChannel', () => {
     ],
     [null, 0, 0],
   );
-  const second = day(
+  const second = dayRow(
     DAY + 1,
     [
       [0, 20, 4],
@@ -43,7 +34,7 @@ describe('mergeChannel', () => {
     expect(merged.appends).toHaveLength(1);
     expect(merged.late).toBeNull();
     expect(merged.latest).toEqual({ readAt: at(DAY, 2), value: 13, cum: 3 });
-    expect(merged.writes).toEqual([day(DAY + 1, [[5, 15, 9]], [at(DAY, 2), 13, 3])]);
+    expect(merged.writes).toEqual([dayRow(DAY + 1, [[5, 15, 9]], [at(DAY, 2), 13, 3])]);
   });
 
   it('a late reading splits its neighbour interval and moves the running total of later days', () => {

@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { walkDay, type ReadingDay } from '@meter/read-model';
+import { walkDay } from '@meter/read-model';
 import { NO_READING, rebaseDays } from './day-rebase';
+import { at, DAY, dayRow } from './day-row.fixture';
 
-const H = 3_600_000;
-const DAY = 20_400; // 2025-11-08
-const at = (day: number, hour: number) => day * 86_400_000 + hour * H;
-const day = (d: number, readings: [hour: number, value: number][], prev: [at: number | null, value: number, cum: number]): ReadingDay => ({
-  day: d,
-  readings: readings.map(([hour, value], seq) => ({ us: hour * H * 1000, value, seq })),
-  prevAt: prev[0],
-  prevValue: prev[1],
-  cumBefore: prev[2],
-});
-
-const first = day(
+const first = dayRow(
   DAY,
   [
     [1, 10],
@@ -21,7 +11,7 @@ const first = day(
   ],
   [null, 0, 0],
 );
-const second = day(
+const second = dayRow(
   DAY + 3,
   [
     [2, 11],

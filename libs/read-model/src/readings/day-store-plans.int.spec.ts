@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, type ClientBase } from 'pg';
+import { Client } from 'pg';
 import { isolatedInfra, type IsolatedInfra } from '@meter/testing';
-import type { Queryable } from '../records';
+import { examined, PlanRecorder, scansOf } from '@meter/testing/plan-recorder';
 import { packDay } from './day-pack';
 import { deviceHistory } from '../device-history';
 import { streamExportDay } from '../export-day';
@@ -43,76 +43,6 @@ function dayRows(deviceId: number): ReadingDay[] {
   }
   return days;
 }
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Cond'?: string;
-  'Recheck Cond'?: string;
-  'Actual Rows': number;
-  'Actual Loops': number;
-  'Rows Removed by Filter'?: number;
-  'Rows Removed by Index Recheck'?: number;
-  Plans?: PlanNode[];
-}
-
-/** Runs each query for real and keeps its `EXPLAIN ANALYZE` plan (custom, or generic as the gateway prepares them). */
-class PlanRecorder implements Queryable {
-  readonly plans: { sql: string; plan: PlanNode }[] = [];
-  private readonly cursors: { text: string; values: unknown[] }[] = [];
-
-  constructor(
-    private readonly client: Client,
-    private readonly mode: 'custom' | 'generic',
-  ) {}
-
-  async query(sql: string, params?: unknown[]) {
-    await this.explain(sql, params);
-    return (await this.client.query(sql, params)).rows;
-  }
-
-  /** The client for `streamExportDay`: its cursor's query is explained afterwards (`explainCursors`). */
-  get cursorClient(): ClientBase {
-    return new Proxy(this.client, {
-      get: (target, key) =>
-        key === 'query'
-          ? (arg: { text?: string; values?: unknown[] }, ...rest: unknown[]) => {
-              if (typeof arg.text === 'string') this.cursors.push({ text: arg.text, values: arg.values ?? [] });
-              return (target.query as (...args: unknown[]) => unknown)(arg, ...rest);
-            }
-          : Reflect.get(target, key),
-    });
-  }
-
-  async explainCursors() {
-    for (const { text, values } of this.cursors.splice(0)) await this.explain(text, values);
-  }
-
-  private async explain(sql: string, params: unknown[] = []) {
-    let rows: { 'QUERY PLAN': { Plan: PlanNode }[] }[];
-    if (this.mode === 'custom') rows = (await this.client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params)).rows;
-    else {
-      const literal = (v: unknown) => (v === null ? 'NULL' : this.client.escapeLiteral(Array.isArray(v) ? `{${v.join(',')}}` : String(v)));
-      await this.client.query(`SET plan_cache_mode = force_generic_plan`);
-      await this.client.query(`PREPARE planned AS ${sql}`);
-      try {
-        const args = params.length > 0 ? `(${params.map(literal).join(', ')})` : '';
-        rows = (await this.client.query(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE planned${args}`)).rows;
-      } finally {
-        await this.client.query(`DEALLOCATE planned`);
-        await this.client.query(`RESET plan_cache_mode`);
-      }
-    }
-    this.plans.push({ sql, plan: rows[0]['QUERY PLAN'][0].Plan });
-  }
-}
-
-function dayRowScans(node: PlanNode): PlanNode[] {
-  const own = node['Relation Name']?.startsWith('reading_days') ? [node] : [];
-  return [...own, ...(node.Plans ?? []).flatMap(dayRowScans)];
-}
-
-const examined = (n: PlanNode) => (n['Actual Rows'] + (n['Rows Removed by Filter'] ?? 0) + (n['Rows Removed by Index Recheck'] ?? 0)) * n['Actual Loops'];
 
 describe("the compact store's readers follow the caller's fleet, not the database", () => {
   let infra: IsolatedInfra;
@@ -236,7 +166,7 @@ describe("the compact store's readers follow the caller's fleet, not the databas
       await ask(db);
       expect(db.plans.length).toBeGreaterThan(0);
       for (const { sql, plan } of db.plans) {
-        const scans = dayRowScans(plan);
+        const scans = scansOf(plan, 'reading_days');
         expect(scans.length, sql).toBeGreaterThan(0);
         for (const scan of scans) {
           expect(scan['Node Type'], `${scan['Relation Name']} ${examined(scan)}\n${sql}`).not.toBe('Seq Scan');
@@ -256,7 +186,7 @@ describe("the compact store's readers follow the caller's fleet, not the databas
         if (statistics !== 'without statistics') await client.query('ANALYZE ingest.reading_days');
         const db = new PlanRecorder(client, mode);
         expect(await storedReadingCount(db, CALLER)).toBe(CALLER_CHANNELS.length * HOURS);
-        const scans = dayRowScans(db.plans[0].plan);
+        const scans = scansOf(db.plans[0].plan, 'reading_days');
         for (const scan of scans)
           expect(`${scan['Node Type']}: ${scan['Index Cond'] ?? scan['Recheck Cond'] ?? ''}`).toMatch(/^(Index|Index Only|Bitmap Heap) Scan: .*org_id = /);
         expect(scans.reduce((sum, scan) => sum + examined(scan), 0)).toBe(CALLER_CHANNELS.length * 84);
