@@ -169,14 +169,15 @@ describe('packDay and unpackDay', () => {
 });
 
 describe('packDay and unpackDay on seeded random days', () => {
-  it('round-trip 20,000 days exactly, byte for byte as the reference packs them', () => {
+  // 4,000 days: about a second, well inside a unit test's time on a busy machine (20,000 took 4-9 s).
+  it('round-trip 4,000 days exactly, byte for byte as the reference packs them', () => {
     const random = mulberry32(0x5eed_da75);
     const modes = new Set<number>();
-    for (let d = 0; d < 20_000; d++) {
+    for (let d = 0; d < 4_000; d++) {
       const day = randomDay(random);
       const packed = packDay(day);
-      // The BigInt reference is slow: every 10th day is enough for its bytes.
-      if (d % 10 === 0) expect(packed.equals(referencePack(day))).toBe(true);
+      // The BigInt reference is slow: every 4th day is enough for its bytes.
+      if (d % 4 === 0) expect(packed.equals(referencePack(day))).toBe(true);
       expectExact(unpackDay(packed), day);
       expect(packedDayCount(packed)).toBe(day.length);
       if (day.length > 0) modes.add(modeOf(packed));
