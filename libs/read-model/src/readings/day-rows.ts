@@ -31,13 +31,17 @@ const dayAt = (day: string) => `(DATE '1970-01-01' + (${day})::int)`;
  * the channel's last row before `first`, with `after` its first `after`
  * rows after `last`. Around an instant t (`first = last = day(t)`, before,
  * after 1) that is the reading at or before t and the one after it, however
- * far apart: three probes whatever the window.
+ * far apart: two probes whatever the window, the last two rows up to day(t)
+ * (its own and the one before, or two before when day(t) has none) and the
+ * first after it.
  */
 export interface DaySpan {
   first: string;
   last: string;
   before?: boolean;
   after?: 1 | 2;
+  /** only the days that read a register reset (`has_reset`, a partial index) */
+  resets?: boolean;
 }
 
 /** The instant a query parameter names: as `new Date(ms).toISOString()` does, whole milliseconds (a NaN throws). */
@@ -52,9 +56,17 @@ export const aroundDay = (day: string): DaySpan => ({ first: day, last: day, bef
 
 function spanRows(span: DaySpan): string[] {
   const rows = [
-    `(SELECT r.day, ${frameOf('r')} AS frame FROM ingest.reading_days r WHERE ${SAME_CHANNEL} AND r.day BETWEEN ${dayAt(span.first)} AND ${dayAt(span.last)})`,
+    `(SELECT r.day, ${frameOf('r')} AS frame FROM ingest.reading_days r WHERE ${SAME_CHANNEL}${span.resets ? ' AND r.has_reset' : ''}
+      AND r.day BETWEEN ${dayAt(span.first)} AND ${dayAt(span.last)})`,
   ];
-  if (span.before)
+  // One day and the row before it: one backward probe of two rows instead of a probe of the day and one before it.
+  if (span.before && span.first === span.last)
+    rows.splice(
+      0,
+      1,
+      `(SELECT r.day, ${frameOf('r')} AS frame FROM ingest.reading_days r WHERE ${SAME_CHANNEL} AND r.day <= ${dayAt(span.first)} ORDER BY r.day DESC LIMIT 2)`,
+    );
+  else if (span.before)
     rows.unshift(
       `(SELECT r.day, ${frameOf('r')} AS frame FROM ingest.reading_days r WHERE ${SAME_CHANNEL} AND r.day < ${dayAt(span.first)} ORDER BY r.day DESC LIMIT 1)`,
     );
