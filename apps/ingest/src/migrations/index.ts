@@ -16,6 +16,7 @@ import { ReadingDays1765100000000 } from './reading-days.migration';
 import { ReadingDaysBackfill1765100000100 } from './reading-days-backfill.migration';
 import { ReadingDaysSql1765100000200 } from './reading-days-sql.migration';
 import { ReadingRowsRetired1765300000000 } from './reading-rows-retired.migration';
+import { ReadingDayResets1765200000000 } from './reading-day-resets.migration';
 
 /**
  * The read model's tables live in the `ingest` schema (ingest writes them;
@@ -43,6 +44,7 @@ export const ingestStore: ServiceStore = {
     ReadingDays1765100000000,
     ReadingDaysBackfill1765100000100,
     ReadingDaysSql1765100000200,
+    ReadingDayResets1765200000000,
     ReadingRowsRetired1765300000000,
   ],
   entities: [],

@@ -98,6 +98,10 @@ export const READINGS_VIEW_SQL = [
            UPDATE ingest.reading_days SET prev_at = at_prev, prev_value = v_prev, cum_before = c_prev
            WHERE org_id = d.org_id AND device_id = d.device_id AND channel = d.channel AND day = d.day;
          END IF;
+         -- The reset flag (has_reset) follows the readings and the bases.
+         UPDATE ingest.reading_days t SET has_reset = x.reset
+         FROM (SELECT coalesce(bool_or(l.reset), false) AS reset FROM ingest.day_readings(d.day, d.readings, at_prev, v_prev, c_prev) l) x
+         WHERE t.org_id = d.org_id AND t.device_id = d.device_id AND t.channel = d.channel AND t.day = d.day AND t.has_reset IS DISTINCT FROM x.reset;
          SELECT l.read_at, l.value, l.cum INTO last FROM ingest.day_readings(d.day, d.readings, at_prev, v_prev, c_prev) l ORDER BY l.read_at DESC LIMIT 1;
          at_prev := last.read_at; v_prev := last.value; c_prev := last.cum;
        END LOOP;

@@ -1,5 +1,5 @@
 import type { QueryRunner } from 'typeorm';
-import type { ReadingDay } from '@meter/read-model';
+import { dayHasReset, type ReadingDay } from '@meter/read-model';
 import { rebaseDays, NO_READING, type ChannelEnd } from './day-rebase';
 import { DAY_ROW_COLUMNS, readingDayOf, type DayRowColumns } from './day-row';
 
@@ -48,8 +48,9 @@ export async function rebuildReadingDays(runner: QueryRunner, orgId: string, dev
 async function writeBases(runner: QueryRunner, orgId: string, deviceId: number, changed: readonly { channel: number; day: ReadingDay }[]) {
   if (changed.length === 0) return;
   await runner.query(
-    `UPDATE ingest.reading_days t SET prev_at = 'epoch'::timestamptz + u.p * interval '1 millisecond', prev_value = u.pv, cum_before = u.cb
-     FROM unnest($3::smallint[], $4::int[], $5::float8[], $6::float8[], $7::float8[]) AS u(c, dy, p, pv, cb)
+    `UPDATE ingest.reading_days t SET prev_at = 'epoch'::timestamptz + u.p * interval '1 millisecond', prev_value = u.pv, cum_before = u.cb,
+       has_reset = u.r
+     FROM unnest($3::smallint[], $4::int[], $5::float8[], $6::float8[], $7::float8[], $8::bool[]) AS u(c, dy, p, pv, cb, r)
      WHERE t.org_id = $1 AND t.device_id = $2 AND t.channel = u.c AND t.day = date '1970-01-01' + u.dy`,
     [
       orgId,
@@ -59,6 +60,7 @@ async function writeBases(runner: QueryRunner, orgId: string, deviceId: number, 
       changed.map((c) => c.day.prevAt),
       changed.map((c) => c.day.prevValue),
       changed.map((c) => c.day.cumBefore),
+      changed.map((c) => dayHasReset(c.day)),
     ],
   );
 }

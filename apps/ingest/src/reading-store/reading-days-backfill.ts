@@ -176,6 +176,8 @@ interface StoredDay {
   prev_us: string | null;
   prev_value: number;
   cum_before: number;
+  /** a reading of the day is a register reset */
+  has_reset: boolean;
 }
 
 /**
@@ -186,14 +188,15 @@ interface StoredDay {
  */
 async function channelDays(runner: QueryRunner, channels: readonly ChannelKey[], from: string, to: string): Promise<StoredDay[]> {
   return runner.query(
-    `SELECT d.i::int AS i, d.day, d.us, d.vals, d.seqs, (extract(epoch from d.prev_at) * 1000000)::bigint AS prev_us,
+    `SELECT d.i::int AS i, d.day, d.us, d.vals, d.seqs, d.has_reset, (extract(epoch from d.prev_at) * 1000000)::bigint AS prev_us,
        coalesce(p.value, 0) AS prev_value, coalesce(p.cum, 0) AS cum_before
      FROM (
        SELECT k.i, x.day, array_agg(x.us ORDER BY x.read_at) AS us, array_agg(x.value ORDER BY x.read_at) AS vals,
-         array_agg(x.stream_seq ORDER BY x.read_at) AS seqs, (array_agg(x.prev_read_at ORDER BY x.read_at))[1] AS prev_at, k.o, k.d, k.c
+         array_agg(x.stream_seq ORDER BY x.read_at) AS seqs, (array_agg(x.prev_read_at ORDER BY x.read_at))[1] AS prev_at, bool_or(x.reset) AS has_reset,
+         k.o, k.d, k.c
        FROM unnest($1::text[], $2::bigint[], $3::smallint[]) WITH ORDINALITY AS k(o, d, c, i)
        CROSS JOIN LATERAL (
-         SELECT r.read_at, r.value, r.stream_seq, r.prev_read_at, u.day,
+         SELECT r.read_at, r.value, r.stream_seq, r.prev_read_at, r.reset, u.day,
            (extract(epoch from r.read_at) * 1000000)::bigint - u.day::bigint * 86400000000 AS us
          FROM ingest.readings r
          CROSS JOIN LATERAL (SELECT (r.read_at AT TIME ZONE 'UTC')::date - date '1970-01-01' AS day) u
@@ -222,10 +225,10 @@ async function replaceDays(runner: QueryRunner, channels: readonly ChannelKey[],
   if (days.length === 0) return;
   const of = (d: StoredDay) => channels[d.i - 1];
   await runner.query(
-    `INSERT INTO ingest.reading_days (org_id, device_id, channel, day, prev_at, prev_value, cum_before, reading_count, readings)
-     SELECT o, d, c, date '1970-01-01' + dy, 'epoch'::timestamptz + p * interval '1 microsecond', pv, cb, n, b
-     FROM unnest($1::text[], $2::bigint[], $3::smallint[], $4::int[], $5::bigint[], $6::float8[], $7::float8[], $8::int[], $9::bytea[])
-       AS u(o, d, c, dy, p, pv, cb, n, b)`,
+    `INSERT INTO ingest.reading_days (org_id, device_id, channel, day, prev_at, prev_value, cum_before, reading_count, readings, has_reset)
+     SELECT o, d, c, date '1970-01-01' + dy, 'epoch'::timestamptz + p * interval '1 microsecond', pv, cb, n, b, r
+     FROM unnest($1::text[], $2::bigint[], $3::smallint[], $4::int[], $5::bigint[], $6::float8[], $7::float8[], $8::int[], $9::bytea[], $10::bool[])
+       AS u(o, d, c, dy, p, pv, cb, n, b, r)`,
     [
       days.map((d) => of(d).orgId),
       days.map((d) => of(d).deviceId),
@@ -236,6 +239,7 @@ async function replaceDays(runner: QueryRunner, channels: readonly ChannelKey[],
       days.map((d) => d.cum_before),
       days.map((d) => d.us.length),
       days.map(packStoredDay),
+      days.map((d) => d.has_reset),
     ],
   );
 }

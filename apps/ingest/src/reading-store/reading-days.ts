@@ -1,6 +1,6 @@
 import type { QueryRunner } from 'typeorm';
 import { channelKeyer, type ReadingRow } from './reading-batch';
-import { dayOf, packDay, unpackDay, type ReadingDay } from '@meter/read-model';
+import { dayHasReset, dayOf, packDay, unpackDay, type ReadingDay } from '@meter/read-model';
 import { mergeChannel, type LoadedChannel } from './day-merge';
 import type { ChangedRange, WrittenReadings } from './reading-store';
 
@@ -106,12 +106,12 @@ async function loadChannels(runner: QueryRunner, channels: readonly ChannelRows[
 async function upsertDays(runner: QueryRunner, writes: readonly { channel: ChannelRows; day: ReadingDay }[]) {
   if (writes.length === 0) return;
   await runner.query(
-    `INSERT INTO ingest.reading_days AS t (org_id, device_id, channel, day, prev_at, prev_value, cum_before, reading_count, readings)
-     SELECT o, d, c, date '1970-01-01' + dy, 'epoch'::timestamptz + p * interval '1 millisecond', pv, cb, n, b
-     FROM unnest($1::text[], $2::bigint[], $3::smallint[], $4::int[], $5::float8[], $6::float8[], $7::float8[], $8::int[], $9::bytea[])
-       AS u(o, d, c, dy, p, pv, cb, n, b)
+    `INSERT INTO ingest.reading_days AS t (org_id, device_id, channel, day, prev_at, prev_value, cum_before, reading_count, readings, has_reset)
+     SELECT o, d, c, date '1970-01-01' + dy, 'epoch'::timestamptz + p * interval '1 millisecond', pv, cb, n, b, r
+     FROM unnest($1::text[], $2::bigint[], $3::smallint[], $4::int[], $5::float8[], $6::float8[], $7::float8[], $8::int[], $9::bytea[], $10::bool[])
+       AS u(o, d, c, dy, p, pv, cb, n, b, r)
      ON CONFLICT (org_id, device_id, channel, day) DO UPDATE SET prev_at = EXCLUDED.prev_at, prev_value = EXCLUDED.prev_value,
-       cum_before = EXCLUDED.cum_before, reading_count = EXCLUDED.reading_count, readings = EXCLUDED.readings`,
+       cum_before = EXCLUDED.cum_before, reading_count = EXCLUDED.reading_count, readings = EXCLUDED.readings, has_reset = EXCLUDED.has_reset`,
     [
       writes.map((w) => w.channel.orgId),
       writes.map((w) => w.channel.deviceId),
@@ -122,6 +122,7 @@ async function upsertDays(runner: QueryRunner, writes: readonly { channel: Chann
       writes.map((w) => w.day.cumBefore),
       writes.map((w) => w.day.readings.length),
       writes.map((w) => packDay(w.day.readings)),
+      writes.map((w) => dayHasReset(w.day)),
     ],
   );
 }

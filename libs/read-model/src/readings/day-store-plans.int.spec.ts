@@ -6,7 +6,7 @@ import { packDay } from './day-pack';
 import { deviceHistory } from '../device-history';
 import { streamExportDay } from '../export-day';
 import { consumptionInWindow, coveredChannels, intervalsOverlapping, latestReadings, resetsInWindow, storedReadingCount } from './reading-reader';
-import { DAY_MS, dayOf, walkDay, type ReadingDay } from './reading-day';
+import { DAY_MS, dayHasReset, dayOf, walkDay, type ReadingDay } from './reading-day';
 
 /**
  * The compact store's readers cost what the caller's own day rows in the
@@ -50,10 +50,11 @@ describe("the compact store's readers follow the caller's fleet, not the databas
 
   const insertDays = (org: string, deviceIds: string, channel: number, days: ReadingDay[]) =>
     client.query(
-      `INSERT INTO ingest.reading_days (org_id, device_id, channel, day, prev_at, prev_value, cum_before, reading_count, readings)
-       SELECT $1, g.device_id, $2, DATE '1970-01-01' + u.day, 'epoch'::timestamptz + u.prev_at * interval '1 millisecond', u.prev_value, u.cum_before, u.n, u.readings
+      `INSERT INTO ingest.reading_days (org_id, device_id, channel, day, prev_at, prev_value, cum_before, reading_count, readings, has_reset)
+       SELECT $1, g.device_id, $2, DATE '1970-01-01' + u.day, 'epoch'::timestamptz + u.prev_at * interval '1 millisecond', u.prev_value, u.cum_before, u.n, u.readings, u.r
        FROM (${deviceIds}) AS g(device_id)
-       CROSS JOIN unnest($3::int[], $4::float8[], $5::float8[], $6::float8[], $7::int[], $8::bytea[]) AS u(day, prev_at, prev_value, cum_before, n, readings)`,
+       CROSS JOIN unnest($3::int[], $4::float8[], $5::float8[], $6::float8[], $7::int[], $8::bytea[], $9::bool[])
+         AS u(day, prev_at, prev_value, cum_before, n, readings, r)`,
       [
         org,
         channel,
@@ -63,6 +64,7 @@ describe("the compact store's readers follow the caller's fleet, not the databas
         days.map((d) => d.cumBefore),
         days.map((d) => d.readings.length),
         days.map((d) => packDay(d.readings)),
+        days.map((d) => dayHasReset(d)),
       ],
     );
 

@@ -56,3 +56,12 @@ export function walkDay(day: ReadingDay, visit?: DayVisitor): { at: number | nul
   }
   return { at: prevAt, value: prevValue, cum };
 }
+
+/** Whether a register reset is read in the day row (a reading lower than the one before it): its `has_reset` flag. */
+export function dayHasReset(day: ReadingDay): boolean {
+  let reset = false;
+  walkDay(day, (_reading, _at, _prevAt, _delta, isReset) => {
+    reset ||= isReset;
+  });
+  return reset;
+}

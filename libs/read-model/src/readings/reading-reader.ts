@@ -68,11 +68,11 @@ export async function coveredChannels(db: Queryable, orgId: string, deviceIds: r
   return result;
 }
 
-/** `resetsInWindow`: the rows of the window's days (the compact store keeps no index of resets). */
+/** `resetsInWindow`: the window's days that read a reset (one probe per channel into the partial index of `has_reset`). */
 export async function resetsInWindow(db: Queryable, orgId: string, deviceIds: readonly number[], from: number, to: number): Promise<Set<string>> {
   const [start, end] = [instantOf(from), instantOf(to)];
   const rows: { device_id: number; channel: number; days: Buffer | null }[] = await db.query(
-    `SELECT d.device_id::float8 AS device_id, c.channel, ${DAY_ROWS([{ first: '$3', last: '$4' }])} AS days ${CHANNELS_OF_DEVICES}`,
+    `SELECT d.device_id::float8 AS device_id, c.channel, ${DAY_ROWS([{ first: '$3', last: '$4', resets: true }])} AS days ${CHANNELS_OF_DEVICES}`,
     [orgId, deviceIds, dayOf(start), dayOf(end)],
   );
   return new Set(rows.filter((r) => resetReadBetween(readingDaysOf(r.days), start, end)).map((r) => `${r.device_id}:${r.channel}`));
