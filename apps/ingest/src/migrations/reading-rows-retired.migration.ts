@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { backfillBatch } from '../reading-store/reading-days-backfill';
+import { backfillReadingDays } from '../reading-store/reading-days-backfill';
 import { READING_DAYS_BACKFILL_QUEUE } from './reading-days-backfill.migration';
 import { INGEST_JOBS_SCHEMA } from './ingest-jobs.migration';
 import { READINGS_VIEW_SQL } from './reading-rows-view.sql';
@@ -27,17 +27,7 @@ export class ReadingRowsRetired1765300000000 implements MigrationInterface {
     const [table]: { kind: string }[] = await runner.query(`SELECT relkind AS kind FROM pg_class WHERE oid = to_regclass('ingest.readings')`);
     if (table?.kind !== 'p') return;
     // Batch by batch, each its own transaction, as the background job of the release before did.
-    for (;;) {
-      await runner.startTransaction();
-      try {
-        const step = await backfillBatch(runner, BATCH_CHANNELS);
-        await runner.commitTransaction();
-        if (step.kind === 'finished') break;
-      } catch (error) {
-        await runner.rollbackTransaction();
-        throw error;
-      }
-    }
+    await backfillReadingDays(runner, { batchChannels: BATCH_CHANNELS });
     // One snapshot of both stores: each batch wrote both in one transaction, so they agree in any snapshot.
     await runner.startTransaction('REPEATABLE READ');
     try {

@@ -50,21 +50,22 @@ export interface BackfillRun {
 const FINISHED = 'infinity';
 
 /** Whether every month is done: a primary-key probe, the cheap check of a run with nothing to do. */
-export async function backfillFinished(db: Pick<QueryRunner, 'query'> | DataSource): Promise<boolean> {
+async function backfillFinished(db: Pick<QueryRunner, 'query'> | DataSource): Promise<boolean> {
   const rows: unknown[] = await db.query(`SELECT 1 FROM ingest.reading_days_backfill WHERE month = $1::date`, [FINISHED]);
   return rows.length > 0;
 }
 
 /**
  * Runs backfill transactions, one after the other, until every month is
- * done or `budgetMs` has passed.
+ * done or `budgetMs` has passed: on connections of a pool, or all on one
+ * runner outside a transaction (a migration's).
  */
-export async function backfillReadingDays(dataSource: DataSource, options: BackfillOptions): Promise<BackfillRun> {
+export async function backfillReadingDays(db: DataSource | QueryRunner, options: BackfillOptions): Promise<BackfillRun> {
   const started = Date.now();
   const run: BackfillRun = { batches: 0, channels: 0, days: 0, readings: 0, month: null, finished: false };
-  if (await backfillFinished(dataSource)) return { ...run, finished: true };
+  if (await backfillFinished(db)) return { ...run, finished: true };
   for (;;) {
-    const step = await dataSource.transaction((manager) => backfillBatch(manager.queryRunner!, options.batchChannels));
+    const step = await inTransaction(db, (runner) => backfillBatch(runner, options.batchChannels));
     options.onStep?.(step);
     if (step.kind === 'finished') return { ...run, finished: true };
     run.month = step.month;
@@ -75,6 +76,19 @@ export async function backfillReadingDays(dataSource: DataSource, options: Backf
       run.readings += step.readings;
     }
     if (options.budgetMs !== undefined && Date.now() - started >= options.budgetMs) return run;
+  }
+}
+
+async function inTransaction<T>(db: DataSource | QueryRunner, work: (runner: QueryRunner) => Promise<T>): Promise<T> {
+  if (!('startTransaction' in db)) return db.transaction((manager) => work(manager.queryRunner!));
+  await db.startTransaction();
+  try {
+    const result = await work(db);
+    await db.commitTransaction();
+    return result;
+  } catch (error) {
+    await db.rollbackTransaction();
+    throw error;
   }
 }
 
